@@ -1,0 +1,114 @@
+//! Perft: counting leaf nodes of the legal move tree, the standard move-generator test.
+
+use crate::moves::Move;
+use crate::position::Position;
+
+/// Leaf nodes at `depth`, counting the last ply with popcounts (bulk counting).
+pub fn perft(pos: &Position, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_legal_moves(),
+        _ => pos.legal_moves().iter().map(|&m| perft(&pos.play(m), depth - 1)).sum(),
+    }
+}
+
+/// Leaf nodes at `depth`, playing every move down to the leaves (no bulk counting).
+pub fn perft_full(pos: &Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    pos.legal_moves().iter().map(|&m| perft_full(&pos.play(m), depth - 1)).sum()
+}
+
+/// Perft split by root move, as `perft divide` prints it.
+pub fn divide(pos: &Position, depth: u32) -> Vec<(Move, u64)> {
+    if depth == 0 {
+        return Vec::new();
+    }
+    pos.legal_moves().iter().map(|&m| (m, perft(&pos.play(m), depth - 1))).collect()
+}
+
+/// One test position of a perft suite with its expected counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PerftCase {
+    /// The `id` line, if any.
+    pub id: String,
+    /// The position (`epd` line; FEN fields beyond the fourth allowed).
+    pub fen: String,
+    /// `(depth, nodes)` pairs.
+    pub expected: Vec<(u32, u64)>,
+}
+
+/// Why a perft suite file could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("perft suite line {line}: {message}")]
+pub struct PerftSuiteError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Parses a suite in python-chess's format: `id NAME`, `epd FEN`, `perft DEPTH NODES`
+/// lines; `#` starts a comment; blank lines separate cases.
+pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, PerftSuiteError> {
+    let mut cases: Vec<PerftCase> = Vec::new();
+    let mut pending_id = String::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        let err = |message: &str| PerftSuiteError { line: i + 1, message: message.to_string() };
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (key, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+        let rest = rest.trim();
+        match key {
+            "id" => pending_id = rest.to_string(),
+            "epd" | "fen" => {
+                cases.push(PerftCase { id: std::mem::take(&mut pending_id), fen: rest.to_string(), expected: Vec::new() })
+            }
+            "perft" => {
+                let case = cases.last_mut().ok_or_else(|| err("perft line before any epd line"))?;
+                let mut it = rest.split_whitespace();
+                let depth = it.next().and_then(|d| d.parse().ok()).ok_or_else(|| err("bad depth"))?;
+                let nodes = it.next().and_then(|n| n.parse().ok()).ok_or_else(|| err("bad node count"))?;
+                case.expected.push((depth, nodes));
+            }
+            _ => return Err(err(&format!("unknown keyword {key:?}"))),
+        }
+    }
+    Ok(cases)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn start_position() {
+        let p = Position::startpos();
+        assert_eq!(perft(&p, 1), 20);
+        assert_eq!(perft(&p, 2), 400);
+        assert_eq!(perft(&p, 3), 8902);
+        assert_eq!(perft(&p, 4), 197_281);
+        assert_eq!(perft_full(&p, 4), 197_281);
+    }
+
+    #[test]
+    fn kiwipete() {
+        let p = Position::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq -").unwrap();
+        assert_eq!(perft(&p, 1), 48);
+        assert_eq!(perft(&p, 2), 2039);
+        assert_eq!(perft(&p, 3), 97_862);
+        assert_eq!(perft(&p, 4), 4_085_603);
+    }
+
+    #[test]
+    fn suite_parsing() {
+        let s = "# c\nid a\nepd 8/8/8/8/8/8/8/K6k w - -\nperft 1 3\nperft 2 9\n";
+        let cases = parse_suite(s).unwrap();
+        assert_eq!(cases.len(), 1);
+        assert_eq!(cases[0].expected, vec![(1, 3), (2, 9)]);
+        assert!(parse_suite("perft 1 2").is_err());
+    }
+}
