@@ -1,0 +1,3 @@
+//! One module per subcommand; each parses its arguments and calls library crates.
+
+pub mod perft;

@@ -1,0 +1,126 @@
+//! `bastion perft`: node counts for one position or a whole suite.
+
+use anyhow::{bail, Context, Result};
+use bastion_core::perft::{self, parse_suite};
+use bastion_core::Position;
+use clap::Args;
+use serde::Serialize;
+use std::time::Instant;
+
+/// Arguments of `bastion perft`.
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    /// Depth in plies (default 6 for one position; for a suite, the deepest listed).
+    depth: Option<u32>,
+    /// Position to count from (default: the start position).
+    #[arg(long)]
+    fen: Option<String>,
+    /// Print the count below each root move.
+    #[arg(long)]
+    divide: bool,
+    /// Play every leaf move instead of counting the last ply with popcounts.
+    #[arg(long)]
+    no_bulk: bool,
+    /// A suite file (`id`/`epd`/`perft DEPTH NODES` lines) to check.
+    #[arg(long, conflicts_with_all = ["fen", "divide"])]
+    suite: Option<String>,
+    /// With --suite: check listed depths up to this one.
+    #[arg(long)]
+    depth_limit: Option<u32>,
+    /// Treat castling as Chess960 (king takes rook in UCI output).
+    #[arg(long)]
+    chess960: bool,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct Report {
+    fen: String,
+    depth: u32,
+    nodes: u64,
+    seconds: f64,
+    nps: f64,
+    divide: Vec<(String, u64)>,
+}
+
+/// Runs the subcommand.
+pub fn run(args: PerftArgs) -> Result<()> {
+    if let Some(path) = &args.suite {
+        return run_suite(path, &args);
+    }
+    let mut pos = match &args.fen {
+        Some(f) => Position::from_fen(f).with_context(|| format!("bad FEN {f:?}"))?,
+        None => Position::startpos(),
+    };
+    if args.chess960 {
+        pos.set_chess960(true);
+    }
+    let depth = args.depth.unwrap_or(6);
+    let start = Instant::now();
+    let mut divide = Vec::new();
+    let nodes = if args.divide {
+        for (m, n) in perft::divide(&pos, depth) {
+            divide.push((pos.to_uci(m), n));
+        }
+        divide.iter().map(|(_, n)| n).sum()
+    } else if args.no_bulk {
+        perft::perft_full(&pos, depth)
+    } else {
+        perft::perft(&pos, depth)
+    };
+    let seconds = start.elapsed().as_secs_f64();
+    let report = Report { fen: pos.fen(), depth, nodes, seconds, nps: nodes as f64 / seconds.max(1e-9), divide };
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        for (m, n) in &report.divide {
+            println!("{m}: {n}");
+        }
+        println!("fen     {}", report.fen);
+        println!("depth   {depth}");
+        println!("nodes   {nodes}");
+        println!("time    {:.3} s", seconds);
+        println!("nps     {:.1} M/s", report.nps / 1e6);
+    }
+    Ok(())
+}
+
+fn run_suite(path: &str, args: &PerftArgs) -> Result<()> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+    let cases = parse_suite(&text)?;
+    let limit = args.depth_limit.or(args.depth).unwrap_or(u32::MAX);
+    let start = Instant::now();
+    let (mut total, mut checked, mut failed) = (0u64, 0usize, Vec::new());
+    for case in &cases {
+        let mut pos = Position::from_fen(&case.fen).with_context(|| format!("{}: bad FEN {:?}", case.id, case.fen))?;
+        pos.set_chess960(args.chess960 || pos.is_chess960());
+        for &(depth, want) in case.expected.iter().filter(|(d, _)| *d <= limit) {
+            let got = if args.no_bulk { perft::perft_full(&pos, depth) } else { perft::perft(&pos, depth) };
+            total += got;
+            checked += 1;
+            if got != want {
+                failed.push(format!("{} depth {depth}: got {got}, want {want} ({})", case.id, case.fen));
+            }
+        }
+    }
+    let secs = start.elapsed().as_secs_f64();
+    if args.json {
+        let doc = serde_json::json!({
+            "suite": path, "positions": cases.len(), "checks": checked,
+            "failures": failed, "nodes": total, "seconds": secs, "nps": total as f64 / secs.max(1e-9),
+        });
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else {
+        for f in &failed {
+            println!("FAIL {f}");
+        }
+        println!("{} positions, {checked} checks, {} failed", cases.len(), failed.len());
+        println!("{total} nodes in {secs:.2} s ({:.1} M/s)", total as f64 / secs.max(1e-9) / 1e6);
+    }
+    if !failed.is_empty() {
+        bail!("{} perft checks failed", failed.len());
+    }
+    Ok(())
+}
