@@ -132,11 +132,13 @@ impl fmt::Display for Epd {
         for op in &self.operations {
             write!(f, " {}", op.opcode)?;
             for arg in &op.operands {
-                let plain = !arg.is_empty() && !arg.contains(|c: char| c.is_whitespace() || c == ';' || c == '"');
+                // EPD strings cannot escape a double quote: write it as a single quote.
+                let arg = arg.replace('"', "'");
+                let plain = !arg.is_empty() && !arg.contains(|c: char| c.is_whitespace() || c == ';');
                 if plain && op.opcode != "id" && !op.opcode.starts_with('c') {
                     write!(f, " {arg}")?;
                 } else {
-                    write!(f, " \"{}\"", arg.replace('"', "'"))?;
+                    write!(f, " \"{arg}\"")?;
                 }
             }
             f.write_str(";")?;

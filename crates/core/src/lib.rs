@@ -17,6 +17,7 @@ pub mod color;
 pub mod epd;
 pub mod error;
 pub mod fen;
+pub mod fuzzing;
 pub mod game;
 pub mod movegen;
 pub mod moves;

@@ -88,7 +88,7 @@ impl Position {
         // The piece the side to move could have lost on `sq` (pawns not on end ranks).
         let uncap_ok = |role: Role, sq: Square| role != Role::Pawn || !Bitboard::BACKRANKS.contains(sq);
 
-        let mut push_with_uncaptures = |out: &mut Vec<UnMove>, from: Square, to: Square, unpromotion: bool, quiet_ok: bool| {
+        let push_with_uncaptures = |out: &mut Vec<UnMove>, from: Square, to: Square, unpromotion: bool, quiet_ok: bool| {
             if quiet_ok {
                 out.push(UnMove { from, to, uncapture: None, unpromotion, en_passant: false });
             }

@@ -19,6 +19,8 @@ pub enum Awaiting {
     StaleBestMove,
     /// Nothing in particular: a command was being sent.
     Command,
+    /// The process to exit after `quit`.
+    Exit,
 }
 
 impl fmt::Display for Awaiting {
@@ -29,6 +31,7 @@ impl fmt::Display for Awaiting {
             Awaiting::BestMove => "bestmove",
             Awaiting::StaleBestMove => "the bestmove of a timed-out search",
             Awaiting::Command => "a command to be accepted",
+            Awaiting::Exit => "the process to exit",
         })
     }
 }

@@ -72,29 +72,6 @@ pub struct BestMove {
     pub ponder: Option<String>,
 }
 
-/// Keywords that start a field of an `info` line. A PV ends at the first of
-/// these, which is safe because no UCI move is spelt like a keyword.
-const KEYWORDS: &[&str] = &[
-    "depth",
-    "seldepth",
-    "multipv",
-    "score",
-    "wdl",
-    "nodes",
-    "nps",
-    "hashfull",
-    "tbhits",
-    "sbhits",
-    "time",
-    "currmove",
-    "currmovenumber",
-    "pv",
-    "string",
-    "refutation",
-    "currline",
-    "cpuload",
-];
-
 /// True for tokens shaped like a UCI move: `e2e4`, `a7a8q`, or the null
 /// move `0000`. Promotion letters are accepted in either case because some
 /// engines send them upper-case.
@@ -149,6 +126,8 @@ pub fn parse_info(line: &str) -> Info {
         *i += 1;
         Some(value)
     }
+    // A move list ends at the first token that is not move-shaped: the next
+    // keyword (no keyword looks like a move) or garbage.
     fn moves(toks: &[(usize, &str)], i: &mut usize) -> Vec<String> {
         let mut out = Vec::new();
         while let Some(&(_, t)) = toks.get(*i) {
@@ -173,9 +152,7 @@ pub fn parse_info(line: &str) -> Info {
             "hashfull" => info.hashfull = number(&toks, &mut i).or(info.hashfull),
             "tbhits" => info.tbhits = number(&toks, &mut i).or(info.tbhits),
             "time" => info.time = number(&toks, &mut i).or(info.time),
-            "currmovenumber" => {
-                info.currmovenumber = number(&toks, &mut i).or(info.currmovenumber)
-            }
+            "currmovenumber" => info.currmovenumber = number(&toks, &mut i).or(info.currmovenumber),
             "currmove" => {
                 if let Some(&(_, m)) = toks.get(i).filter(|&&(_, t)| is_uci_move(t)) {
                     info.currmove = Some(m.to_owned());
@@ -277,6 +254,28 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
+    /// Keywords that start a field of an `info` line.
+    const KEYWORDS: &[&str] = &[
+        "depth",
+        "seldepth",
+        "multipv",
+        "score",
+        "wdl",
+        "nodes",
+        "nps",
+        "hashfull",
+        "tbhits",
+        "sbhits",
+        "time",
+        "currmove",
+        "currmovenumber",
+        "pv",
+        "string",
+        "refutation",
+        "currline",
+        "cpuload",
+    ];
+
     #[test]
     fn full_stockfish_line() {
         let line = "info depth 24 seldepth 33 multipv 1 score cp 35 wdl 120 830 50 nodes 2153467 \
@@ -350,7 +349,9 @@ mod tests {
 
     #[test]
     fn garbage_is_tolerated() {
-        let info = parse_info("info depth x nodes -5 score cp nodes 12 wdl 1 2 time 99999999999999999999999");
+        let info = parse_info(
+            "info depth x nodes -5 score cp nodes 12 wdl 1 2 time 99999999999999999999999",
+        );
         assert_eq!(info.depth, None);
         assert_eq!(info.score, None);
         assert_eq!(info.nodes, Some(12));
@@ -376,7 +377,9 @@ mod tests {
         assert_eq!(parse_bestmove("bestmove 0000").unwrap().best, None);
         assert_eq!(parse_bestmove("bestmove").unwrap(), BestMove::default());
         assert_eq!(
-            parse_bestmove("bestmove g1f3 ponder (none)").unwrap().ponder,
+            parse_bestmove("bestmove g1f3 ponder (none)")
+                .unwrap()
+                .ponder,
             None
         );
         assert_eq!(parse_bestmove("info bestmove e2e4"), None);

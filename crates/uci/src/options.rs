@@ -158,8 +158,8 @@ mod tests {
 
     #[test]
     fn name_may_contain_field_words() {
-        let o = parse_option("option name Max Depth Per min type spin default 3 min 0 max 9")
-            .unwrap();
+        let o =
+            parse_option("option name Max Depth Per min type spin default 3 min 0 max 9").unwrap();
         assert_eq!(o.name, "Max Depth Per min");
         assert_eq!((o.min, o.max), (Some(0), Some(9)));
     }

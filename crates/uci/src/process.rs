@@ -114,7 +114,10 @@ mod tests {
 
     #[test]
     fn splits_lines_and_strips_terminators() {
-        assert_eq!(lines_of(b"uciok\r\nreadyok\nlast"), ["uciok", "readyok", "last"]);
+        assert_eq!(
+            lines_of(b"uciok\r\nreadyok\nlast"),
+            ["uciok", "readyok", "last"]
+        );
         assert_eq!(lines_of(b""), Vec::<String>::new());
         assert_eq!(lines_of(b"\n\n"), ["", ""]);
     }

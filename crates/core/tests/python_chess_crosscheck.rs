@@ -1,0 +1,75 @@
+//! Cross-check against python-chess: for every position of random games, the
+//! set of legal moves, the SAN of each, the FEN and the game-end verdicts must
+//! agree. A small committed sample runs everywhere; `.ci/run` installs
+//! python-chess and runs the ignored test, which makes hundreds of fresh games.
+
+use bastion_core::{Game, Position};
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+fn check_games(jsonl: &str) -> usize {
+    let mut positions = 0;
+    for (g, line) in jsonl.lines().enumerate() {
+        let game: Value = serde_json::from_str(line).unwrap();
+        let mut start = Position::from_fen(game["start"].as_str().unwrap()).unwrap();
+        start.set_chess960(game["chess960"].as_bool().unwrap());
+        let mut state = Game::new(start);
+        let records = game["positions"].as_array().unwrap();
+        let moves = game["moves"].as_array().unwrap();
+        assert_eq!(records.len(), moves.len() + 1);
+        for (i, rec) in records.iter().enumerate() {
+            let pos = state.position();
+            let ctx = format!("game {g} ply {i} {}", rec["fen"]);
+            assert_eq!(pos.fen(), rec["fen"].as_str().unwrap(), "{ctx}");
+            let ours: BTreeMap<String, String> = pos.legal_moves().iter().map(|&m| (pos.to_uci(m), pos.san(m))).collect();
+            let theirs: BTreeMap<String, String> = rec["moves"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
+                .collect();
+            assert_eq!(ours, theirs, "{ctx}");
+            for (uci, san) in &theirs {
+                assert_eq!(pos.to_uci(pos.parse_san(san).unwrap()), *uci, "{ctx} parse {san}");
+            }
+            let v = &rec["verdicts"];
+            let flag = |k: &str| v[k].as_bool().unwrap();
+            let reps = state.repetition_count();
+            assert_eq!(pos.is_checkmate(), flag("checkmate"), "{ctx}");
+            assert_eq!(pos.is_stalemate(), flag("stalemate"), "{ctx}");
+            assert_eq!(pos.is_insufficient_material(), flag("insufficient"), "{ctx}");
+            assert_eq!(pos.halfmove_clock() >= 100, flag("fifty"), "{ctx}");
+            assert_eq!(reps >= 3, flag("threefold"), "{ctx}");
+            assert_eq!(reps >= 5, flag("fivefold"), "{ctx}");
+            assert_eq!(pos.halfmove_clock() >= 150 && pos.has_legal_moves(), flag("seventyfive"), "{ctx}");
+            assert_eq!(pos.in_check(), flag("check"), "{ctx}");
+            positions += 1;
+            if let Some(m) = moves.get(i) {
+                let m = pos.parse_uci(m.as_str().unwrap()).unwrap();
+                state.make(m);
+            }
+        }
+    }
+    positions
+}
+
+#[test]
+fn committed_python_chess_sample() {
+    let text = include_str!("data/python-chess-sample.jsonl");
+    assert!(check_games(text) > 500);
+}
+
+#[test]
+#[ignore = "needs python3 with python-chess (pip install chess); .ci/run installs it and runs this"]
+fn fresh_python_chess_games() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference/python_chess_reference.py");
+    let seed = std::env::var("BASTION_REFERENCE_SEED").unwrap_or_else(|_| "20261122".into());
+    let out = std::process::Command::new("python3")
+        .args([script, "--games", "150", "--seed", &seed])
+        .output()
+        .expect("python3 must be installed for this test");
+    assert!(out.status.success(), "python-chess reference failed: {}", String::from_utf8_lossy(&out.stderr));
+    let n = check_games(&String::from_utf8(out.stdout).unwrap());
+    assert!(n > 10_000, "only {n} positions compared");
+    println!("compared {n} positions with python-chess (seed {seed})");
+}
