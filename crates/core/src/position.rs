@@ -16,6 +16,18 @@ use crate::zobrist;
 
 const EMPTY: u8 = 255;
 
+/// Mailbox codes 0..12 decoded to pieces (White 0..6, Black 6..12); other codes are empty.
+static PIECE_OF_CODE: [Piece; 12] = {
+    let roles = [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King];
+    let mut out = [Piece::new(Color::White, Role::Pawn); 12];
+    let mut i = 0;
+    while i < 12 {
+        out[i] = Piece::new(if i < 6 { Color::White } else { Color::Black }, roles[i % 6]);
+        i += 1;
+    }
+    out
+};
+
 /// A chess position with everything needed to generate and play moves.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
@@ -142,13 +154,7 @@ impl Position {
     /// The piece on `sq`, if any.
     #[inline]
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
-        let v = self.mailbox[sq.index()];
-        if v == EMPTY {
-            None
-        } else {
-            let color = if v >= 6 { Color::Black } else { Color::White };
-            Some(Piece::new(color, Role::from_index(v as usize % 6)?))
-        }
+        PIECE_OF_CODE.get(self.mailbox[sq.index()] as usize).copied()
     }
 
     /// The role of the piece on `sq`, if any.
@@ -254,6 +260,18 @@ impl Position {
             | (attacks::king_attacks(sq) & self.by_role[Role::King.index()])
             | (attacks::rook_attacks(sq, occ) & (self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()]))
             | (attacks::bishop_attacks(sq, occ) & (self.by_role[Role::Bishop.index()] | self.by_role[Role::Queen.index()]))
+    }
+
+    /// Pieces of the other side giving check to `color`'s king.
+    #[inline(always)]
+    fn checkers_of(&self, color: Color) -> Bitboard {
+        let king = self.king(color);
+        let them = !color;
+        let occ = self.occupied();
+        (attacks::pawn_attacks(color, king) & self.pieces(them, Role::Pawn))
+            | (attacks::knight_attacks(king) & self.pieces(them, Role::Knight))
+            | (attacks::bishop_attacks(king, occ) & self.diagonal_sliders(them))
+            | (attacks::rook_attacks(king, occ) & self.orthogonal_sliders(them))
     }
 
     /// True if `by` attacks `sq` given the occupied squares `occ`.
@@ -459,7 +477,9 @@ impl Position {
                     self.remove(to, captured);
                     self.material_key ^= zobrist::material(captured, self.count(them, captured.role));
                     self.halfmove = 0;
-                    self.castling.remove_rook(to);
+                    if !self.castling.is_empty() {
+                        self.castling.remove_rook(to);
+                    }
                 }
                 if let Some(role) = m.promotion_role() {
                     let promoted = Piece::new(us, role);
@@ -481,13 +501,13 @@ impl Position {
                         }
                     }
                     Role::King => self.castling.remove_color(us),
-                    Role::Rook => self.castling.remove_rook(from),
+                    Role::Rook if !self.castling.is_empty() => self.castling.remove_rook(from),
                     _ => {}
                 }
             }
         }
 
-        if self.castling != old_castling {
+        if self.castling.as_u32() != old_castling.as_u32() {
             for rook in old_castling.rook_squares() ^ self.castling.rook_squares() {
                 self.key ^= zobrist::castling(rook);
             }
@@ -497,8 +517,7 @@ impl Position {
         }
         self.side = them;
         self.key ^= zobrist::side();
-        let king = self.king(them);
-        self.checkers = self.attackers_to(king, self.occupied()) & self.by_color[us.index()];
+        self.checkers = self.checkers_of(them);
 
         // Keep the en-passant square only if some capture is really legal, so equal
         // positions get equal keys (repetition) and FENs match python-chess's.
