@@ -19,6 +19,7 @@ pub mod error;
 pub mod fen;
 pub mod fuzzing;
 pub mod game;
+pub mod make_unmake;
 pub mod movegen;
 pub mod moves;
 pub mod perft;
