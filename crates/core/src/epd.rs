@@ -64,7 +64,9 @@ impl Epd {
         }
         let mut position = Position::from_fen(&fields.join(" "))?;
         let operations = parse_operations(rest)?;
-        let clock = |name: &str| operations.iter().find(|o| o.opcode == name).and_then(|o| o.operands.first()?.parse::<u32>().ok());
+        let clock = |name: &str| {
+            operations.iter().find(|o| o.opcode == name).and_then(|o| o.operands.first()?.parse::<u32>().ok())
+        };
         if let Some(h) = clock("hmvc") {
             position.set_clocks(h, position.fullmove_number());
         }

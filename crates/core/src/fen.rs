@@ -61,10 +61,8 @@ impl Position {
     /// parsing does and computes its keys.
     pub fn validate(mut self) -> Result<Position, FenError> {
         validate_material(&self)?;
-        if self.pieces(Color::White, Role::Pawn).nonempty() || self.pieces(Color::Black, Role::Pawn).nonempty() {
-            if (self.role_bb(Role::Pawn) & Bitboard::BACKRANKS).nonempty() {
-                return Err(FenError::PawnOnBackRank);
-            }
+        if (self.role_bb(Role::Pawn) & Bitboard::BACKRANKS).nonempty() {
+            return Err(FenError::PawnOnBackRank);
         }
         self.refresh();
         validate_checks(&self)?;
@@ -218,7 +216,7 @@ fn outermost_rook(pos: &Position, color: Color, wing: CastlingSide) -> Option<Sq
     let rooks = pos.pieces(color, Role::Rook) & back;
     match wing {
         CastlingSide::King => rooks.filter(|r| r.file() > king.file()).last(),
-        CastlingSide::Queen => rooks.filter(|r| r.file() < king.file()).next(),
+        CastlingSide::Queen => rooks.into_iter().find(|r| r.file() < king.file()),
     }
 }
 

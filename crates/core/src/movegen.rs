@@ -185,7 +185,7 @@ impl Position {
         let pinned = self.pinned();
         let movable = ours & from_mask;
 
-        for from in self.pieces(us, Role::Knight) & movable - pinned {
+        for from in self.pieces(us, Role::Knight) & (movable - pinned) {
             sink.piece(from, attacks::knight_attacks(from) & target);
         }
         let diag = self.diagonal_sliders(us) & movable;
@@ -247,7 +247,7 @@ impl Position {
         let cap_right = shift(Bitboard(free.0 & NOT_H), right) & theirs & check_mask;
         if QUIET {
             let double = shift(single & third_rank, up) & empty & check_mask;
-            sink.pawns(single & check_mask - promo_rank, up);
+            sink.pawns((single & check_mask) - promo_rank, up);
             sink.pawns(double, 2 * up);
         }
         if NOISY {
@@ -265,7 +265,7 @@ impl Position {
             let caps = attacks::pawn_attacks(us, from) & theirs & allowed;
             if QUIET {
                 let two = shift(one & third_rank, up) & empty & allowed;
-                sink.pawns(one & allowed - promo_rank, up);
+                sink.pawns((one & allowed) - promo_rank, up);
                 sink.pawns(two, 2 * up);
             }
             if NOISY {

@@ -86,9 +86,11 @@ pub fn parse_suite(text: &str) -> Result<Vec<PerftCase>, PerftSuiteError> {
         let rest = rest.trim();
         match key {
             "id" => pending_id = rest.to_string(),
-            "epd" | "fen" => {
-                cases.push(PerftCase { id: std::mem::take(&mut pending_id), fen: rest.to_string(), expected: Vec::new() })
-            }
+            "epd" | "fen" => cases.push(PerftCase {
+                id: std::mem::take(&mut pending_id),
+                fen: rest.to_string(),
+                expected: Vec::new(),
+            }),
             "perft" => {
                 let case = cases.last_mut().ok_or_else(|| err("perft line before any epd line"))?;
                 let mut it = rest.split_whitespace();

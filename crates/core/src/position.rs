@@ -259,7 +259,8 @@ impl Position {
             | (attacks::knight_attacks(sq) & self.by_role[Role::Knight.index()])
             | (attacks::king_attacks(sq) & self.by_role[Role::King.index()])
             | (attacks::rook_attacks(sq, occ) & (self.by_role[Role::Rook.index()] | self.by_role[Role::Queen.index()]))
-            | (attacks::bishop_attacks(sq, occ) & (self.by_role[Role::Bishop.index()] | self.by_role[Role::Queen.index()]))
+            | (attacks::bishop_attacks(sq, occ)
+                & (self.by_role[Role::Bishop.index()] | self.by_role[Role::Queen.index()]))
     }
 
     /// Pieces of the other side giving check to `color`'s king.

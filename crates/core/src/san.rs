@@ -46,7 +46,8 @@ impl Position {
         s.push(role.upper_char());
         // Disambiguate among other pieces of the same kind that can reach `to`.
         let mut rivals = self.pieces(self.side, role).without(from);
-        rivals = rivals.filter(|&sq| self.legal_moves_from(sq).iter().any(|o| o.to() == to && !o.is_castling())).collect();
+        rivals =
+            rivals.filter(|&sq| self.legal_moves_from(sq).iter().any(|o| o.to() == to && !o.is_castling())).collect();
         if rivals.nonempty() {
             let same_file = rivals.into_iter().any(|sq| sq.file() == from.file());
             let same_rank = rivals.into_iter().any(|sq| sq.rank() == from.rank());

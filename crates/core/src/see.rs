@@ -55,10 +55,7 @@ impl Position {
                 }
             }
             res = !res;
-            let role = Role::ALL
-                .into_iter()
-                .find(|&r| (my & self.role_bb(r)).nonempty())
-                .unwrap_or(Role::King);
+            let role = Role::ALL.into_iter().find(|&r| (my & self.role_bb(r)).nonempty()).unwrap_or(Role::King);
             if role == Role::King {
                 // The king may capture only if the opponent has no attacker left.
                 return if (attackers & self.color_bb(!stm)).nonempty() { !res } else { res };

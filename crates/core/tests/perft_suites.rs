@@ -26,7 +26,12 @@ fn check_suite(name: &str, chess960: bool) {
         }
     });
     let failures = failures.into_inner().unwrap();
-    assert!(failures.is_empty(), "{name}: {} failures, first: {:?}", failures.len(), &failures[..failures.len().min(5)]);
+    assert!(
+        failures.is_empty(),
+        "{name}: {} failures, first: {:?}",
+        failures.len(),
+        &failures[..failures.len().min(5)]
+    );
     let expected_checks: usize = cases.iter().map(|c| c.expected.iter().filter(|(d, _)| *d <= MAX_DEPTH).count()).sum();
     assert_eq!(checked.load(Ordering::Relaxed), expected_checks);
 }

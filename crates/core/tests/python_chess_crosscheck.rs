@@ -21,7 +21,8 @@ fn check_games(jsonl: &str) -> usize {
             let pos = state.position();
             let ctx = format!("game {g} ply {i} {}", rec["fen"]);
             assert_eq!(pos.fen(), rec["fen"].as_str().unwrap(), "{ctx}");
-            let ours: BTreeMap<String, String> = pos.legal_moves().iter().map(|&m| (pos.to_uci(m), pos.san(m))).collect();
+            let ours: BTreeMap<String, String> =
+                pos.legal_moves().iter().map(|&m| (pos.to_uci(m), pos.san(m))).collect();
             let theirs: BTreeMap<String, String> = rec["moves"]
                 .as_object()
                 .unwrap()

@@ -53,7 +53,10 @@ fn main() {
         "perft benchmark, single thread, best of {runs} (slider tables: {})",
         if bastion_core::attacks::uses_pext() { "PEXT" } else { "magic" }
     );
-    println!("{:<10} {:>5} {:>6} {:>14} {:>12} {:>12} {:>7}", "position", "depth", "bulk", "nodes", "bastion M/s", "cozy M/s", "ratio");
+    println!(
+        "{:<10} {:>5} {:>6} {:>14} {:>12} {:>12} {:>7}",
+        "position", "depth", "bulk", "nodes", "bastion M/s", "cozy M/s", "ratio"
+    );
     for (name, fen, depth) in [("start", START, 6u32), ("kiwipete", KIWIPETE, 5u32)] {
         let ours = bastion_core::Position::from_fen(fen).unwrap();
         let cozy: cozy_chess::Board = fen.parse().unwrap();
@@ -73,7 +76,11 @@ fn main() {
                 assert_eq!(n1, n2, "node counts differ for {name}");
             }
             let (r1, r2) = (n1 as f64 / t1 / 1e6, n2 as f64 / t2 / 1e6);
-            println!("{name:<10} {d:>5} {:>6} {n1:>14} {r1:>12.1} {r2:>12.1} {:>7.2}", if bulk { "yes" } else { "no" }, r1 / r2);
+            println!(
+                "{name:<10} {d:>5} {:>6} {n1:>14} {r1:>12.1} {r2:>12.1} {:>7.2}",
+                if bulk { "yes" } else { "no" },
+                r1 / r2
+            );
         }
     }
 }
