@@ -1,8 +1,24 @@
-//! Engine-versus-engine match tooling for Bastion.
+//! Engine-versus-engine tooling for Bastion.
 //!
-//! For now this crate only provides [`stats`]: the statistics a match runner
-//! needs to report Elo differences with error bars, the likelihood of
-//! superiority, and to stop a test early with a sequential probability ratio
-//! test (SPRT), computed the way fishtest, OpenBench and fastchess do.
+//! * [`stats`]: Elo with error bars, LOS and SPRT, as fishtest, OpenBench
+//!   and fastchess compute them;
+//! * [`book`]: Polyglot opening books: keys, probing, writing, building
+//!   from PGN and learning from match results;
+//! * [`pgn`]: reading and writing PGN games;
+//! * [`openings`]: opening sets from EPD or PGN files;
+//! * [`referee`]: plays one game between two UCI engines under the rules,
+//!   with time control, forfeits and adjudication;
+//! * [`tournament`]: a two-engine match (game pairs with colours reversed,
+//!   concurrency, live statistics, SPRT, PGN output, book learning);
+//! * [`suite`]: EPD test suites (bm/am/dm) with time-to-solution.
 
+// Every public item documents itself; CI runs clippy with -D warnings.
+#![warn(missing_docs)]
+
+pub mod book;
+pub mod openings;
+pub mod pgn;
+pub mod referee;
 pub mod stats;
+pub mod suite;
+pub mod tournament;

@@ -14,15 +14,48 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Play a match between two UCI engines: Elo with error bars, SPRT, PGN, adjudication.
+    Match(cmd::match_cmd::MatchArgs),
+    /// Run an EPD test suite (bm/am/dm) on a UCI engine: solved count, times, table.
+    Epd(cmd::epd::EpdArgs),
+    /// Polyglot opening books: build from PGN, probe, learn from games.
+    Book(cmd::book::BookArgs),
     /// Count leaf nodes of the legal move tree (move-generator test and benchmark).
     Perft(cmd::perft::PerftArgs),
+    /// Detect fortresses from evaluation curves over depth; breakthroughs, avoidance, plots.
+    Fortress(cmd::fortress::FortressArgs),
+    /// Start the local web app (board, play, analysis, solver, tablebase, fortress) and its JSON API.
+    Serve(cmd::serve::ServeArgs),
+    /// Endgame tablebases: generate, probe, verify, statistics, bitbases, Syzygy.
+    Tb(cmd::tb::TbArgs),
+    /// Progressive (1-2-3) chess: mate finder, series, play, self-play, mate test set.
+    Progressive(cmd::progressive::ProgressiveArgs),
+    /// Solve mate problems (#N, h#N, s#N, ser-#N) or benchmark an EPD mate suite.
+    Solve(cmd::solve::SolveArgs),
+    /// Run the UCI chess engine on stdin/stdout (the default with no subcommand).
+    Uci(cmd::uci::UciArgs),
+    /// Search fixed positions to a fixed depth: node-count signature and speed.
+    Bench(cmd::bench::BenchArgs),
+    /// Texel-tune the evaluation: generate self-play data or fit the weights.
+    Tune(cmd::tune::TuneArgs),
 }
 
 fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Some(Command::Match(args)) => cmd::match_cmd::run(args),
+        Some(Command::Epd(args)) => cmd::epd::run(args),
+        Some(Command::Book(args)) => cmd::book::run(args),
         Some(Command::Perft(args)) => cmd::perft::run(args),
-        None => Err(anyhow::anyhow!("the UCI engine is not built yet; try `bastion perft 5`")),
+        Some(Command::Fortress(args)) => cmd::fortress::run(args),
+        Some(Command::Serve(args)) => cmd::serve::run(args),
+        Some(Command::Tb(args)) => cmd::tb::run(args),
+        Some(Command::Progressive(args)) => cmd::progressive::run(args),
+        Some(Command::Solve(args)) => cmd::solve::run(args),
+        Some(Command::Uci(args)) => cmd::uci::run(args),
+        Some(Command::Bench(args)) => cmd::bench::run(args),
+        Some(Command::Tune(args)) => cmd::tune::run(args),
+        None => cmd::uci::run(cmd::uci::UciArgs::default()),
     };
     match result {
         Ok(()) => std::process::ExitCode::SUCCESS,

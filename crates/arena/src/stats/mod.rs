@@ -9,6 +9,21 @@
 //!
 //! All Elo values are *logistic* Elo: a score fraction `s` corresponds to
 //! `-400 * log10(1/s - 1)`.
+//!
+//! ```
+//! use bastion_arena::stats::{Pentanomial, SprtParams, SprtResult};
+//!
+//! // Pairs scoring 0, ½, 1, 1½ and 2 points.
+//! let results = Pentanomial::new([10, 60, 200, 90, 15]);
+//! let estimate = results.elo_estimate().unwrap();
+//! assert!(estimate.lower < estimate.elo && estimate.elo < estimate.upper);
+//! println!("{:+.1} ± {:.1} Elo", estimate.elo, estimate.error_margin());
+//!
+//! let sprt = SprtParams::new(0.0, 2.0, 0.05, 0.05)?;
+//! let status = sprt.status_pentanomial(&results);
+//! assert_eq!(status.result, SprtResult::Continue); // LLR ≈ 0.65 of ±2.94
+//! # Ok::<(), bastion_arena::stats::StatsError>(())
+//! ```
 
 mod normal;
 mod results;

@@ -186,9 +186,11 @@ fn empirical(counts: &[u64]) -> Option<(f64, Vec<(f64, f64)>)> {
 /// derivative and no tuning. Returns `None` unless `s` lies strictly between
 /// the smallest and largest values.
 fn mle_with_mean(pdf: &[(f64, f64)], s: f64) -> Option<Vec<f64>> {
-    let (min, max) = pdf.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &(a, _)| {
-        (lo.min(a - s), hi.max(a - s))
-    });
+    let (min, max) = pdf
+        .iter()
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &(a, _)| {
+            (lo.min(a - s), hi.max(a - s))
+        });
     if !(min < 0.0 && max > 0.0) {
         return None;
     }
@@ -346,7 +348,10 @@ mod tests {
         ];
         for (counts, elo0, elo1, expected) in cases {
             let llr = llr_logistic(elo0, elo1, counts);
-            assert!((llr - expected).abs() < 1e-4, "{counts:?}: {llr} vs {expected}");
+            assert!(
+                (llr - expected).abs() < 1e-4,
+                "{counts:?}: {llr} vs {expected}"
+            );
         }
     }
 
@@ -359,7 +364,10 @@ mod tests {
         ] {
             let exact = llr_logistic(0.0, 2.0, counts);
             let approx = llr_logistic_normal_approx(0.0, 2.0, counts);
-            assert!((exact - approx).abs() < 0.005 * exact.abs().max(1.0), "{exact} vs {approx}");
+            assert!(
+                (exact - approx).abs() < 0.005 * exact.abs().max(1.0),
+                "{exact} vs {approx}"
+            );
         }
     }
 

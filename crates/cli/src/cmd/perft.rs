@@ -5,6 +5,8 @@ use bastion_core::perft::{self, parse_suite};
 use bastion_core::Position;
 use clap::Args;
 use serde::Serialize;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::Instant;
 
 /// Arguments of `bastion perft`.
@@ -27,6 +29,9 @@ pub struct PerftArgs {
     /// With --suite: check listed depths up to this one.
     #[arg(long)]
     depth_limit: Option<u32>,
+    /// With --suite: positions checked in parallel (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
     /// Treat castling as Chess960 (king takes rook in UCI output).
     #[arg(long)]
     chess960: bool,
@@ -91,24 +96,40 @@ fn run_suite(path: &str, args: &PerftArgs) -> Result<()> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
     let cases = parse_suite(&text)?;
     let limit = args.depth_limit.or(args.depth).unwrap_or(u32::MAX);
-    let start = Instant::now();
-    let (mut total, mut checked, mut failed) = (0u64, 0usize, Vec::new());
+    let mut positions = Vec::with_capacity(cases.len());
     for case in &cases {
         let mut pos = Position::from_fen(&case.fen).with_context(|| format!("{}: bad FEN {:?}", case.id, case.fen))?;
         pos.set_chess960(args.chess960 || pos.is_chess960());
-        for &(depth, want) in case.expected.iter().filter(|(d, _)| *d <= limit) {
-            let got = if args.no_bulk { perft::perft_full(&pos, depth) } else { perft::perft(&pos, depth) };
-            total += got;
-            checked += 1;
-            if got != want {
-                failed.push(format!("{} depth {depth}: got {got}, want {want} ({})", case.id, case.fen));
-            }
-        }
+        positions.push(pos);
     }
+    let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let start = Instant::now();
+    let next = AtomicUsize::new(0);
+    let (total, checked) = (AtomicU64::new(0), AtomicUsize::new(0));
+    let failed = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let (Some(case), Some(pos)) = (cases.get(i), positions.get(i)) else { break };
+                for &(depth, want) in case.expected.iter().filter(|(d, _)| *d <= limit) {
+                    let got = if args.no_bulk { perft::perft_full(pos, depth) } else { perft::perft(pos, depth) };
+                    total.fetch_add(got, Ordering::Relaxed);
+                    checked.fetch_add(1, Ordering::Relaxed);
+                    if got != want {
+                        let line = format!("{} depth {depth}: got {got}, want {want} ({})", case.id, case.fen);
+                        failed.lock().unwrap_or_else(|e| e.into_inner()).push(line);
+                    }
+                }
+            });
+        }
+    });
+    let (total, checked) = (total.into_inner(), checked.into_inner());
+    let failed = failed.into_inner().unwrap_or_else(|e| e.into_inner());
     let secs = start.elapsed().as_secs_f64();
     if args.json {
         let doc = serde_json::json!({
-            "suite": path, "positions": cases.len(), "checks": checked,
+            "suite": path, "positions": cases.len(), "checks": checked, "threads": threads,
             "failures": failed, "nodes": total, "seconds": secs, "nps": total as f64 / secs.max(1e-9),
         });
         println!("{}", serde_json::to_string_pretty(&doc)?);
@@ -116,7 +137,7 @@ fn run_suite(path: &str, args: &PerftArgs) -> Result<()> {
         for f in &failed {
             println!("FAIL {f}");
         }
-        println!("{} positions, {checked} checks, {} failed", cases.len(), failed.len());
+        println!("{} positions, {checked} checks, {} failed ({threads} threads)", cases.len(), failed.len());
         println!("{total} nodes in {secs:.2} s ({:.1} M/s)", total as f64 / secs.max(1e-9) / 1e6);
     }
     if !failed.is_empty() {

@@ -1,0 +1,480 @@
+//! A two-engine match: game pairs with colours reversed, several games at
+//! once, live statistics (W/D/L, pentanomial Elo with 95% error bars, LOS,
+//! SPRT), PGN output that survives interruption, and book learning.
+
+use crate::book::{LearnParams, PolyglotBook};
+use crate::openings::Opening;
+use crate::pgn;
+use crate::referee::{play_game, EngineConfig, GameEnd, GameRecord, Player, RefereeConfig};
+use crate::stats::{GameResult, Pentanomial, SprtParams, SprtResult, Wdl};
+use bastion_core::Color;
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+
+/// Book learning during a match (OPENX style): after every game the book
+/// file is updated for one engine's moves and saved (atomically).
+#[derive(Clone, Debug)]
+pub struct BookLearning {
+    /// The `.bin` file; created when missing.
+    pub path: PathBuf,
+    /// Index (0 or 1) of the engine whose moves are learned.
+    pub learner: usize,
+    /// Rewards, penalties and depth.
+    pub params: LearnParams,
+}
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The two engines; results are reported from the first one's side.
+    pub engines: [EngineConfig; 2],
+    /// Time control, margins, adjudication.
+    pub referee: RefereeConfig,
+    /// Openings, used in order and cycled.
+    pub openings: Vec<Opening>,
+    /// Number of games (rounded up to even with `repeat`).
+    pub games: usize,
+    /// Play each opening twice with colours reversed (game pairs).
+    pub repeat: bool,
+    /// Games played at the same time (each with its own two engine processes).
+    pub concurrency: usize,
+    /// Stop early when this test decides.
+    pub sprt: Option<SprtParams>,
+    /// Append finished games to this PGN file.
+    pub pgn_out: Option<PathBuf>,
+    /// Skip the games already in `pgn_out` (complete pairs only) and count them.
+    pub resume: bool,
+    /// The PGN Event tag.
+    pub event: String,
+    /// Learn a book from the games.
+    pub learning: Option<BookLearning>,
+}
+
+/// Errors that stop a match before or between games.
+#[derive(Debug, thiserror::Error)]
+pub enum MatchError {
+    /// A bad setting.
+    #[error("{0}")]
+    Config(String),
+    /// The PGN output or book could not be read or written.
+    #[error("{0}")]
+    Io(String),
+}
+
+/// The live and final state of a match, from the first engine's side.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct MatchReport {
+    /// Engine names: `[tested, opponent]`.
+    pub engines: [String; 2],
+    /// Games scheduled.
+    pub games_planned: usize,
+    /// Games finished (interrupted ones are not counted).
+    pub games: u64,
+    /// Wins of the first engine.
+    pub wins: u64,
+    /// Draws.
+    pub draws: u64,
+    /// Losses of the first engine.
+    pub losses: u64,
+    /// Points of the first engine.
+    pub points: f64,
+    /// Pair results: pairs scoring 0, ½, 1, 1½, 2 points (with `repeat`).
+    pub pentanomial: [u64; 5],
+    /// Elo difference (first minus second): pentanomial with `repeat`, trinomial otherwise.
+    pub elo: Option<f64>,
+    /// Half-width of the 95% Elo interval.
+    pub elo_error: Option<f64>,
+    /// Likelihood of superiority of the first engine.
+    pub los: Option<f64>,
+    /// Draw ratio.
+    pub draw_ratio: Option<f64>,
+    /// SPRT state when a test is set.
+    pub sprt: Option<SprtReport>,
+    /// How games ended, by kind.
+    pub terminations: BTreeMap<String, u64>,
+    /// Per engine name: time forfeits, illegal moves and crashes it caused.
+    pub faults: BTreeMap<String, Faults>,
+    /// Games that ended by a fault, with the reason (for the final report).
+    pub fault_games: Vec<String>,
+    /// Why the match ended: "completed", "sprt", "interrupted".
+    pub finished: Option<String>,
+    /// Games taken from an earlier run (`resume`).
+    pub resumed_games: u64,
+}
+
+/// Faults one engine committed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Faults {
+    /// Lost on time.
+    pub time_forfeits: u64,
+    /// Sent an illegal move.
+    pub illegal_moves: u64,
+    /// Crashed or broke the protocol.
+    pub crashes: u64,
+}
+
+/// The SPRT part of a report.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct SprtReport {
+    /// Elo under H0.
+    pub elo0: f64,
+    /// Elo under H1.
+    pub elo1: f64,
+    /// Log-likelihood ratio.
+    pub llr: f64,
+    /// Lower bound (accept H0 below).
+    pub lower: f64,
+    /// Upper bound (accept H1 above).
+    pub upper: f64,
+    /// "continue", "H0" or "H1".
+    pub result: &'static str,
+}
+
+impl MatchReport {
+    /// One progress line: games, W/D/L, Elo ± error, LOS, SPRT.
+    pub fn summary_line(&self) -> String {
+        let pct = if self.games > 0 { 100.0 * self.points / self.games as f64 } else { 0.0 };
+        let mut s = format!(
+            "Games {}/{}: {} vs {}: W {} D {} L {} ({:.1}/{}, {pct:.1}%)",
+            self.games, self.games_planned, self.engines[0], self.engines[1], self.wins, self.draws, self.losses, self.points, self.games
+        );
+        match (self.elo, self.elo_error) {
+            (Some(e), Some(err)) if e.is_finite() && err.is_finite() => s.push_str(&format!(" | Elo {e:+.1} ± {err:.1}")),
+            (Some(e), _) => s.push_str(&format!(" | Elo {e:+.1}")),
+            _ => {}
+        }
+        if let Some(l) = self.los {
+            s.push_str(&format!(" | LOS {:.1}%", 100.0 * l));
+        }
+        if let Some(sp) = &self.sprt {
+            s.push_str(&format!(" | LLR {:.2} ({:.2}, {:.2}) {}", sp.llr, sp.lower, sp.upper, sp.result));
+        }
+        s
+    }
+
+    /// The multi-line final report.
+    pub fn final_report(&self) -> String {
+        let mut s = String::new();
+        s.push_str(&format!("Match {} vs {}: {}\n", self.engines[0], self.engines[1], self.finished.as_deref().unwrap_or("running")));
+        s.push_str(&self.summary_line());
+        s.push('\n');
+        if self.pentanomial.iter().sum::<u64>() > 0 {
+            s.push_str(&format!("Pentanomial [0, 0.5, 1, 1.5, 2]: {:?}\n", self.pentanomial));
+        }
+        if let Some(d) = self.draw_ratio {
+            s.push_str(&format!("Draw ratio: {:.1}%\n", 100.0 * d));
+        }
+        s.push_str("Terminations:\n");
+        for (k, v) in &self.terminations {
+            s.push_str(&format!("  {k}: {v}\n"));
+        }
+        for (name, f) in &self.faults {
+            if *f != Faults::default() {
+                s.push_str(&format!(
+                    "Faults of {name}: {} time forfeits, {} illegal moves, {} crashes\n",
+                    f.time_forfeits, f.illegal_moves, f.crashes
+                ));
+            }
+        }
+        for g in &self.fault_games {
+            s.push_str(&format!("  {g}\n"));
+        }
+        s
+    }
+}
+
+/// One unit of work: a pair of games (with `repeat`) or a single game.
+#[derive(Clone, Copy, Debug)]
+struct Unit {
+    index: usize,
+    opening: usize,
+    /// Games in the unit and, for each, whether the first engine has White.
+    games: [Option<bool>; 2],
+}
+
+fn schedule(config: &MatchConfig) -> Vec<Unit> {
+    let n = config.openings.len().max(1);
+    if config.repeat {
+        (0..config.games.div_ceil(2)).map(|i| Unit { index: i, opening: i % n, games: [Some(true), Some(false)] }).collect()
+    } else {
+        (0..config.games).map(|i| Unit { index: i, opening: i % n, games: [Some(i % 2 == 0), None] }).collect()
+    }
+}
+
+/// A finished game with its place in the schedule.
+struct Done {
+    unit: usize,
+    game: usize,
+    first_is_white: bool,
+    record: GameRecord,
+}
+
+/// Statistics and bookkeeping of the main thread.
+struct Tally {
+    report: MatchReport,
+    wdl: Wdl,
+    penta: Pentanomial,
+    pending: HashMap<usize, GameResult>,
+    repeat: bool,
+    sprt: Option<SprtParams>,
+}
+
+impl Tally {
+    /// Counts a finished game: result, termination kind and faults.
+    fn add(&mut self, unit: usize, game: usize, first_is_white: bool, record: &GameRecord) {
+        *self.report.terminations.entry(record.end.key().to_string()).or_default() += 1;
+        let culprit = match &record.end {
+            GameEnd::TimeForfeit(c) => Some((*c, 0)),
+            GameEnd::IllegalMove { side, .. } => Some((*side, 1)),
+            GameEnd::Crash { side, .. } => Some((*side, 2)),
+            _ => None,
+        };
+        if let Some((side, kind)) = culprit {
+            let name = if side == Color::White { &record.white } else { &record.black };
+            let f = self.report.faults.entry(name.clone()).or_default();
+            match kind {
+                0 => f.time_forfeits += 1,
+                1 => f.illegal_moves += 1,
+                _ => f.crashes += 1,
+            }
+            self.report.fault_games.push(format!("round {}.{}: {}", unit + 1, game + 1, record.reason));
+        }
+        self.add_result(unit, first_is_white, record.winner);
+    }
+
+    /// Counts a game's result for the statistics only.
+    fn add_result(&mut self, unit: usize, first_is_white: bool, winner: Option<Color>) {
+        let first_color = if first_is_white { Color::White } else { Color::Black };
+        let r = match winner {
+            None => GameResult::Draw,
+            Some(c) if c == first_color => GameResult::Win,
+            Some(_) => GameResult::Loss,
+        };
+        self.wdl.record(r);
+        if self.repeat {
+            match self.pending.remove(&unit) {
+                Some(first) => self.penta.record_pair(first, r),
+                None => {
+                    self.pending.insert(unit, r);
+                }
+            }
+        }
+        self.refresh();
+    }
+
+    fn refresh(&mut self) {
+        let rep = &mut self.report;
+        rep.wins = self.wdl.wins;
+        rep.draws = self.wdl.draws;
+        rep.losses = self.wdl.losses;
+        rep.games = self.wdl.games();
+        rep.points = self.wdl.wins as f64 + 0.5 * self.wdl.draws as f64;
+        rep.pentanomial = self.penta.counts;
+        rep.draw_ratio = self.wdl.draw_ratio();
+        let (est, los) = if self.repeat && self.penta.pairs() > 0 {
+            (self.penta.elo_estimate(), self.penta.los())
+        } else {
+            (self.wdl.elo_estimate(), self.wdl.los())
+        };
+        rep.elo = est.map(|e| e.elo);
+        rep.elo_error = est.map(|e| e.error_margin());
+        rep.los = los;
+        rep.sprt = self.sprt.map(|p| {
+            let st = if self.repeat { p.status_pentanomial(&self.penta) } else { p.status_trinomial(&self.wdl) };
+            SprtReport {
+                elo0: p.elo0(),
+                elo1: p.elo1(),
+                llr: st.llr,
+                lower: st.lower,
+                upper: st.upper,
+                result: match st.result {
+                    SprtResult::Continue => "continue",
+                    SprtResult::AcceptH0 => "H0",
+                    SprtResult::AcceptH1 => "H1",
+                },
+            }
+        });
+    }
+
+    fn sprt_decided(&self) -> bool {
+        self.report.sprt.is_some_and(|s| s.result != "continue")
+    }
+}
+
+/// Runs a match. `interrupt` stops it (games in progress end as
+/// interrupted and are not counted or written); `on_game` sees every
+/// finished game and the report after it. Returns the final report.
+pub fn run_match(
+    config: &MatchConfig,
+    interrupt: Arc<AtomicBool>,
+    mut on_game: impl FnMut(&GameRecord, &MatchReport),
+) -> Result<MatchReport, MatchError> {
+    if config.openings.is_empty() {
+        return Err(MatchError::Config("no openings".into()));
+    }
+    if config.games == 0 {
+        return Err(MatchError::Config("--games must be at least 1".into()));
+    }
+    let units = schedule(config);
+    let mut tally = Tally {
+        report: MatchReport {
+            engines: [config.engines[0].name.clone(), config.engines[1].name.clone()],
+            games_planned: units.iter().map(|u| u.games.iter().flatten().count()).sum(),
+            ..MatchReport::default()
+        },
+        wdl: Wdl::default(),
+        penta: Pentanomial::default(),
+        pending: HashMap::new(),
+        repeat: config.repeat,
+        sprt: config.sprt,
+    };
+    tally.refresh();
+
+    // Resume: keep complete units already in the PGN file, drop partial ones.
+    let mut done_units = vec![false; units.len()];
+    if let (true, Some(path)) = (config.resume, &config.pgn_out) {
+        if path.exists() {
+            resume_from(path, config, &units, &mut done_units, &mut tally)?;
+        }
+    }
+    let mut book = match &config.learning {
+        Some(l) if l.path.exists() => Some(PolyglotBook::open(&l.path).map_err(|e| MatchError::Io(e.to_string()))?),
+        Some(_) => Some(PolyglotBook::default()),
+        None => None,
+    };
+    let mut pgn_file = match &config.pgn_out {
+        Some(p) => Some(
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .map_err(|e| MatchError::Io(format!("{}: {e}", p.display())))?,
+        ),
+        None => None,
+    };
+    if tally.sprt_decided() {
+        tally.report.finished = Some("sprt".into());
+        return Ok(tally.report);
+    }
+
+    let todo: Vec<Unit> = units.iter().copied().filter(|u| !done_units[u.index]).collect();
+    let next = AtomicUsize::new(0);
+    let no_more = AtomicBool::new(false);
+    let (tx, rx) = mpsc::channel::<Done>();
+    let workers = config.concurrency.clamp(1, todo.len().max(1));
+    let mut io_error = None;
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            let tx = tx.clone();
+            let (todo, next, no_more, interrupt) = (&todo, &next, &no_more, &interrupt);
+            scope.spawn(move || {
+                let mut players = [Player::new(config.engines[0].clone()), Player::new(config.engines[1].clone())];
+                loop {
+                    if no_more.load(Ordering::Relaxed) || interrupt.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(unit) = todo.get(i) else { break };
+                    for (g, first_white) in unit.games.iter().enumerate() {
+                        let Some(first_is_white) = *first_white else { continue };
+                        let [a, b] = &mut players;
+                        let seats = if first_is_white { [a, b] } else { [b, a] };
+                        let stop = || interrupt.load(Ordering::Relaxed);
+                        let record = play_game(seats, &config.openings[unit.opening], &config.referee, &stop);
+                        if record.end == GameEnd::Interrupted {
+                            return;
+                        }
+                        if tx.send(Done { unit: unit.index, game: g, first_is_white, record }).is_err() {
+                            return;
+                        }
+                    }
+                }
+            });
+        }
+        drop(tx);
+        for done in rx {
+            let round = format!("{}.{}", done.unit + 1, done.game + 1);
+            if let Some(f) = pgn_file.as_mut() {
+                let site = "Bastion arena";
+                let text = done.record.to_pgn_game(&config.event, site, &round, &config.referee.time_control).to_pgn();
+                // One write per game, flushed: an interruption never leaves half a game behind.
+                if let Err(e) = f.write_all(text.as_bytes()).and_then(|()| f.flush()) {
+                    io_error.get_or_insert(format!("writing PGN: {e}"));
+                }
+            }
+            if let (Some(b), Some(l)) = (book.as_mut(), &config.learning) {
+                let learner = if (l.learner == 0) == done.first_is_white { Color::White } else { Color::Black };
+                b.learn(&done.record.opening.start, &done.record.moves, learner, done.record.winner, &l.params);
+                if let Err(e) = b.save(&l.path) {
+                    io_error.get_or_insert(format!("saving book: {e}"));
+                }
+            }
+            tally.add(done.unit, done.game, done.first_is_white, &done.record);
+            on_game(&done.record, &tally.report);
+            if tally.sprt_decided() || io_error.is_some() {
+                no_more.store(true, Ordering::Relaxed);
+            }
+        }
+    });
+    if let Some(e) = io_error {
+        return Err(MatchError::Io(e));
+    }
+    tally.report.finished = Some(
+        if interrupt.load(Ordering::Relaxed) {
+            "interrupted"
+        } else if tally.sprt_decided() {
+            "sprt"
+        } else {
+            "completed"
+        }
+        .into(),
+    );
+    Ok(tally.report)
+}
+
+/// Reads an earlier run's PGN: complete units are counted and kept, the
+/// file is rewritten without the games of incomplete units.
+fn resume_from(
+    path: &std::path::Path,
+    config: &MatchConfig,
+    units: &[Unit],
+    done_units: &mut [bool],
+    tally: &mut Tally,
+) -> Result<(), MatchError> {
+    let io = |e: std::io::Error| MatchError::Io(format!("{}: {e}", path.display()));
+    let file = std::fs::File::open(path).map_err(io)?;
+    let games = pgn::read_games(std::io::BufReader::new(file)).map_err(io)?;
+    let mut by_unit: BTreeMap<usize, Vec<(usize, pgn::PgnGame)>> = BTreeMap::new();
+    for g in games {
+        let Some((u, k)) = g.header("Round").and_then(|r| r.split_once('.')) else { continue };
+        let (Ok(u), Ok(k)) = (u.parse::<usize>(), k.parse::<usize>()) else { continue };
+        if u == 0 || k == 0 || u > units.len() || g.winner().is_none() {
+            continue;
+        }
+        by_unit.entry(u - 1).or_default().push((k - 1, g));
+    }
+    let mut keep = String::new();
+    for (u, mut games) in by_unit {
+        games.sort_by_key(|(k, _)| *k);
+        games.dedup_by_key(|(k, _)| *k);
+        let expected = units[u].games.iter().flatten().count();
+        if games.len() != expected {
+            continue;
+        }
+        for (_, g) in &games {
+            let first_is_white = g.header("White") == Some(config.engines[0].name.as_str());
+            let tag = g.header("Termination").unwrap_or("normal");
+            *tally.report.terminations.entry(format!("{tag} (resumed)")).or_default() += 1;
+            tally.add_result(u, first_is_white, g.winner().flatten());
+            tally.report.resumed_games += 1;
+            keep.push_str(&g.to_pgn());
+        }
+        done_units[u] = true;
+    }
+    let tmp = path.with_extension("pgn.tmp");
+    std::fs::write(&tmp, keep).and_then(|()| std::fs::rename(&tmp, path)).map_err(io)
+}

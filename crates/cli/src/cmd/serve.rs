@@ -1,0 +1,48 @@
+//! `bastion serve`: the local web app (board, play, analysis, solver, tablebase,
+//! fortress and Progressive chess) and its JSON API.
+
+use anyhow::Context;
+use clap::Args;
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+
+/// Arguments of `bastion serve`.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// TCP port to listen on.
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Address to listen on; the default is reachable from this machine only.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Directory for app data.
+    #[arg(long, value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Directory holding tablebase files (the only files the server reads).
+    #[arg(long, value_name = "DIR")]
+    pub tb_dir: Option<PathBuf>,
+    /// Jobs (searches, solves) that may run at once.
+    #[arg(long)]
+    pub max_jobs: Option<usize>,
+}
+
+/// Runs the server until Ctrl-C.
+pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    let ip: IpAddr = match args.host.as_str() {
+        "localhost" => IpAddr::from([127, 0, 0, 1]),
+        h => h.parse().with_context(|| format!("--host {h:?} is not an IP address"))?,
+    };
+    if let Some(d) = &args.data_dir {
+        std::fs::create_dir_all(d).with_context(|| format!("cannot create --data-dir {}", d.display()))?;
+    }
+    // The fortress detector drives a UCI engine process: this very binary, as `bastion uci`.
+    let exe = std::env::current_exe().context("cannot locate the bastion binary for the fortress engine")?;
+    let uci_engine = Some(vec![exe.to_string_lossy().into_owned(), "uci".to_string()]);
+    let mut config =
+        bastion_web::Config { data_dir: args.data_dir, tb_dir: args.tb_dir, uci_engine, ..Default::default() };
+    if let Some(n) = args.max_jobs {
+        anyhow::ensure!((1..=64).contains(&n), "--max-jobs must be 1..=64");
+        config.caps.max_jobs = n;
+    }
+    bastion_web::serve_blocking(SocketAddr::new(ip, args.port), config)
+}

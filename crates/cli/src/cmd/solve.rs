@@ -1,0 +1,250 @@
+//! `bastion solve`: mate problems (`#n`, `h#n`, `s#n`, `ser-#n`) for one
+//! position, or a whole EPD mate suite as a benchmark.
+
+use anyhow::{bail, Context, Result};
+use bastion_core::Position;
+use bastion_solver::epd::{parse_suite, MateEntry};
+use bastion_solver::notation::san_line;
+use bastion_solver::suite::{group, run_entry, Row};
+use bastion_solver::{Report, SolveOptions, Solver, Stipulation};
+use clap::Args;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+/// Arguments of `bastion solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    /// The problem position (FEN; quote it).
+    #[arg(required_unless_present = "epd", conflicts_with = "epd")]
+    fen: Option<String>,
+    /// Direct mate in N moves (same as `--stipulation '#N'`).
+    #[arg(long, conflicts_with = "stipulation")]
+    mate: Option<u8>,
+    /// Stipulation: `#3`, `h#2`, `h#2.5`, `s#2`, `ser-#5`.
+    #[arg(long, short = 's')]
+    stipulation: Option<String>,
+    /// Print the full solution tree: every defence and the mating reply.
+    #[arg(long)]
+    all_defences: bool,
+    /// Skip the threat search after quiet keys.
+    #[arg(long)]
+    no_threats: bool,
+    /// An EPD suite with `bm #N` or `dm N` operations to solve and time.
+    #[arg(long)]
+    epd: Option<String>,
+    /// With --epd: only entries with |N| at most this.
+    #[arg(long)]
+    max_mate: Option<u8>,
+    /// With --epd: only entries with |N| at least this.
+    #[arg(long, default_value_t = 1)]
+    min_mate: u8,
+    /// With --epd: only entries where the side to move mates (skip `#-N`).
+    #[arg(long)]
+    mates_only: bool,
+    /// With --epd: at most this many entries per mate length.
+    #[arg(long)]
+    per_length: Option<usize>,
+    /// With --epd: skip the first K selected entries (to resume an interrupted run).
+    #[arg(long, default_value_t = 0)]
+    skip: usize,
+    /// Seconds allowed per position (suite default 10; single problems: none).
+    #[arg(long)]
+    time_limit: Option<f64>,
+    /// Transposition table size in MB.
+    #[arg(long, default_value_t = 64)]
+    hash: usize,
+    /// With --epd: one CSV row per position.
+    #[arg(long, conflicts_with = "json")]
+    csv: bool,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs the subcommand.
+pub fn run(args: SolveArgs) -> Result<()> {
+    if let Some(path) = args.epd.clone() {
+        return run_suite(&path, &args);
+    }
+    let fen = args.fen.as_deref().unwrap_or_default();
+    let pos = Position::from_fen(fen).with_context(|| format!("bad FEN {fen:?}"))?;
+    let stip = match (&args.stipulation, args.mate) {
+        (Some(s), _) => s.parse::<Stipulation>()?,
+        (None, Some(n)) => format!("#{n}").parse::<Stipulation>()?,
+        (None, None) => bail!("say what to solve: --mate N or --stipulation '#N' | 'h#N' | 's#N' | 'ser-#N'"),
+    };
+    if pos.is_checkmate() || pos.is_stalemate() {
+        bail!("the game is already over in this position (no legal moves)");
+    }
+    let mut solver = Solver::new(args.hash);
+    if let Some(t) = args.time_limit {
+        solver.set_deadline(Some(Instant::now() + secs(t)?));
+    }
+    let opts = SolveOptions { all_defences: args.all_defences, threats: !args.no_threats };
+    let start = Instant::now();
+    let report = solver.solve(&pos, stip, &opts).map_err(|e| anyhow::anyhow!("{e} before the solution was complete"))?;
+    let seconds = start.elapsed().as_secs_f64();
+    if args.json {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            #[serde(flatten)]
+            report: &'a Report,
+            seconds: f64,
+            nps: f64,
+        }
+        let out = Out { report: &report, seconds, nps: report.nodes as f64 / seconds.max(1e-9) };
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else {
+        print_report(&pos, &report, &args, seconds);
+    }
+    Ok(())
+}
+
+fn secs(t: f64) -> Result<Duration> {
+    if !(t.is_finite() && t > 0.0) {
+        bail!("--time-limit must be a positive number of seconds");
+    }
+    Ok(Duration::from_secs_f64(t))
+}
+
+fn print_report(pos: &Position, r: &Report, args: &SolveArgs, seconds: f64) {
+    println!("{}  {}", r.fen, r.stipulation);
+    match r.status {
+        bastion_solver::Status::NoSolution => println!("no solution: proved that {} cannot be fulfilled", r.stipulation),
+        bastion_solver::Status::Solved => {
+            if !r.keys.is_empty() {
+                let cooks = if r.keys.len() > 1 { format!(" ({} keys: cooked)", r.keys.len()) } else { String::new() };
+                println!("{} key{}{}", r.keys.len(), if r.keys.len() == 1 { "" } else { "s" }, cooks);
+            }
+            for k in &r.keys {
+                println!();
+                println!("key {}  ({} in {})", k.san, if r.stipulation.starts_with('s') { "selfmate" } else { "mate" }, k.moves);
+                println!("  main line: {}", k.main_line_text);
+                if let Some(t) = &k.threat {
+                    println!("  threat:    {t}");
+                }
+                if !k.defences.is_empty() {
+                    println!("  defences (longest first):");
+                    print_nodes(&pos.play(k.mv), &k.defences, 2, args.all_defences);
+                }
+            }
+            for l in &r.lines {
+                println!("  {l}");
+            }
+        }
+    }
+    println!();
+    println!("{} nodes in {:.3} s ({:.0} nodes/s)", r.nodes, seconds, r.nodes as f64 / seconds.max(1e-9));
+}
+
+fn print_nodes(pos: &Position, nodes: &[bastion_solver::Node], indent: usize, full: bool) {
+    for d in nodes {
+        let pad = " ".repeat(indent * 2);
+        let after = pos.play(d.mv);
+        match d.children.first() {
+            Some(rp) => {
+                println!("{pad}{}", san_line(pos, &[d.mv, rp.mv]));
+                if full && !rp.children.is_empty() {
+                    print_nodes(&after.play(rp.mv), &rp.children, indent + 1, full);
+                }
+            }
+            None => println!("{pad}{}", san_line(pos, &[d.mv])),
+        }
+    }
+}
+
+fn run_suite(path: &str, args: &SolveArgs) -> Result<()> {
+    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+    let entries = parse_suite(&text).with_context(|| format!("in {path}"))?;
+    let limit = secs(args.time_limit.unwrap_or(10.0))?;
+    let max = args.max_mate.unwrap_or(60) as i32;
+    let mut taken: BTreeMap<i32, usize> = BTreeMap::new();
+    let selected: Vec<&MateEntry> = entries
+        .iter()
+        .filter(|e| e.mate.abs() <= max && e.mate.abs() >= args.min_mate as i32 && (!args.mates_only || e.mate > 0))
+        .filter(|e| {
+            let c = taken.entry(e.mate).or_default();
+            *c += 1;
+            args.per_length.is_none_or(|p| *c <= p)
+        })
+        .skip(args.skip)
+        .collect();
+    if selected.is_empty() {
+        bail!("no entries of {path} match the selection");
+    }
+    let mut solver = Solver::new(args.hash);
+    let mut rows = Vec::new();
+    let total = selected.len();
+    if args.csv {
+        println!("line,id,expected,found,solved,seconds,nodes,nps,pv");
+    }
+    for (i, e) in selected.iter().enumerate() {
+        let row = run_entry(&mut solver, e, limit);
+        let solved = row.solved;
+        if args.csv {
+            println!(
+                "{},{},{},{},{},{:.4},{},{:.0},\"{}\"",
+                row.line,
+                row.id.clone().unwrap_or_default(),
+                row.expected,
+                row.found.map(|f| f.to_string()).unwrap_or_default(),
+                row.solved,
+                row.seconds,
+                row.nodes,
+                row.nps,
+                row.pv
+            );
+            std::io::stdout().flush().ok();
+        } else if !args.json {
+            println!(
+                "[{}/{}] line {} #{}: {} {:.3}s {} nodes {}",
+                i + 1 + args.skip,
+                total + args.skip,
+                row.line,
+                row.expected,
+                if solved { "solved" } else { "NOT SOLVED" },
+                row.seconds,
+                row.nodes,
+                if row.note.is_empty() { row.pv.clone() } else { row.note.clone() }
+            );
+        } else {
+            eprint!("\r[{}/{}] {} solved", i + 1, total, rows.iter().filter(|r: &&Row| r.solved).count() + solved as usize);
+        }
+        rows.push(row);
+    }
+    if args.json {
+        eprintln!();
+    }
+    let groups = group(&rows);
+    if args.json {
+        #[derive(Serialize)]
+        struct Out {
+            file: String,
+            time_limit_s: f64,
+            positions: usize,
+            solved: usize,
+            groups: Vec<bastion_solver::suite::Group>,
+            rows: Vec<Row>,
+        }
+        let out = Out {
+            file: path.to_string(),
+            time_limit_s: limit.as_secs_f64(),
+            positions: rows.len(),
+            solved: rows.iter().filter(|r| r.solved).count(),
+            groups,
+            rows,
+        };
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    } else if !args.csv {
+        println!();
+        println!("{:>5} {:>6} {:>7} {:>9} {:>9} {:>12}", "mate", "count", "solved", "median s", "max s", "nodes/s");
+        for g in &groups {
+            println!("{:>5} {:>6} {:>7} {:>9.3} {:>9.3} {:>12.0}", g.mate, g.positions, g.solved, g.median_s, g.max_s, g.nps);
+        }
+        let solved = rows.iter().filter(|r| r.solved).count();
+        println!("total: {solved}/{} solved within {:.1} s each", rows.len(), limit.as_secs_f64());
+    }
+    Ok(())
+}

@@ -1,0 +1,375 @@
+//! `bastion tb`: generate, probe, verify and describe endgame tablebases.
+
+use anyhow::{bail, Context, Result};
+use bastion_core::Position;
+use bastion_tablebase::driver::{self, build, peak_rss_bytes, progress_bar, BuildRecord, Loader};
+use bastion_tablebase::format::{file_name, TableFile};
+use bastion_tablebase::{stats, verify, Bitbase, Dtm, Material, SyzygyProber, Tablebases};
+use clap::{Args, Subcommand};
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// Arguments of `bastion tb`.
+#[derive(Args, Debug)]
+pub struct TbArgs {
+    #[command(subcommand)]
+    command: TbCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum TbCommand {
+    /// Generate DTM tables (sub-endings first; finished files are skipped).
+    Gen(GenArgs),
+    /// Value, DTM, every legal move's value and the optimal line of a position.
+    Probe(ProbeArgs),
+    /// Wins/draws/losses per side to move, DTM histogram, longest win.
+    Stats(EndingArgs),
+    /// Check every position against the minimax of its successors.
+    Verify(EndingArgs),
+    /// Derive 2-bit WDL bitbases (`.bwdl`) from DTM tables.
+    Bitbase(EndingArgs),
+    /// Probe standard Syzygy WDL/DTZ files.
+    Syzygy(SyzygyArgs),
+}
+
+#[derive(Args, Debug)]
+struct GenArgs {
+    /// Ending such as KRKN (the stronger side first; any order is accepted).
+    ending: Option<String>,
+    /// Generate every ending with this many men (3, 4 or 5).
+    #[arg(long, conflicts_with = "ending")]
+    all: Option<usize>,
+    /// Directory for the table files.
+    #[arg(long, default_value = "tables")]
+    dir: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct ProbeArgs {
+    /// Position in FEN.
+    fen: String,
+    /// Directory with the table files.
+    #[arg(long, default_value = "tables")]
+    dir: PathBuf,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct EndingArgs {
+    /// Ending such as KRKN.
+    ending: Option<String>,
+    /// Every ending with this many men that has a file.
+    #[arg(long, conflicts_with = "ending")]
+    all: Option<usize>,
+    /// Directory with the table files.
+    #[arg(long, default_value = "tables")]
+    dir: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct SyzygyArgs {
+    /// Position in FEN.
+    fen: String,
+    /// Directory with Syzygy `.rtbw`/`.rtbz` files.
+    #[arg(long)]
+    path: PathBuf,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs the subcommand.
+pub fn run(args: TbArgs) -> Result<()> {
+    match args.command {
+        TbCommand::Gen(a) => with_threads(a.threads, || gen(a)),
+        TbCommand::Probe(a) => probe(a),
+        TbCommand::Stats(a) => with_threads(a.threads, || stats_cmd(a)),
+        TbCommand::Verify(a) => with_threads(a.threads, || verify_cmd(a)),
+        TbCommand::Bitbase(a) => bitbase_cmd(a),
+        TbCommand::Syzygy(a) => syzygy_cmd(a),
+    }
+}
+
+fn with_threads(threads: Option<usize>, f: impl FnOnce() -> Result<()> + Send) -> Result<()> {
+    driver::with_threads(threads, f).map_err(|e| anyhow::anyhow!("--threads: {e}"))?
+}
+
+fn targets(ending: &Option<String>, all: Option<usize>) -> Result<Vec<Material>> {
+    match (ending, all) {
+        (Some(e), None) => Ok(vec![Material::parse(e)?.normalized().0]),
+        (None, Some(n)) if (3..=5).contains(&n) => Ok(Material::all_with(n)),
+        (None, Some(n)) => bail!("--all takes 3, 4 or 5 (got {n})"),
+        _ => bail!("name an ending (e.g. KRKN) or give --all N"),
+    }
+}
+
+fn mib(b: u64) -> f64 {
+    b as f64 / (1024.0 * 1024.0)
+}
+
+fn gen(a: GenArgs) -> Result<()> {
+    let targets = targets(&a.ending, a.all)?;
+    if targets.iter().any(|m| m.count() > 5) {
+        bail!("endings of more than five men are not supported");
+    }
+    std::fs::create_dir_all(&a.dir).with_context(|| format!("creating {}", a.dir.display()))?;
+    let threads = driver::current_threads();
+    if !a.json {
+        println!("generating into {} with {threads} threads", a.dir.display());
+    }
+    let start = std::time::Instant::now();
+    let json = a.json;
+    let records = build(&targets, &a.dir, !json, |r: &BuildRecord| {
+        if !json {
+            if r.skipped {
+                println!("{:<7} already complete ({} bytes, checksums good)", r.ending, r.file_bytes);
+            } else {
+                println!(
+                    "{:<7} {:>8.2} s  {:>12} positions ({:.0}/s)  max DTM {:>3} plies  file {:>10} bytes  work {:.1} MiB  peak RSS {:.1} MiB",
+                    r.ending,
+                    r.seconds,
+                    2 * r.indices_per_side,
+                    2.0 * r.indices_per_side as f64 / r.seconds.max(1e-9),
+                    r.max_plies,
+                    r.file_bytes,
+                    mib(r.work_bytes),
+                    mib(r.peak_rss_bytes.unwrap_or(0)),
+                );
+            }
+        }
+    })?;
+    let total = start.elapsed().as_secs_f64();
+    if a.json {
+        #[derive(Serialize)]
+        struct Out<'a> {
+            threads: usize,
+            seconds: f64,
+            peak_rss_bytes: Option<u64>,
+            endings: &'a [BuildRecord],
+        }
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&Out { threads, seconds: total, peak_rss_bytes: peak_rss_bytes(), endings: &records })?
+        );
+    } else {
+        let bytes: u64 = records.iter().map(|r| r.file_bytes).sum();
+        println!(
+            "done: {} endings in {total:.2} s, {bytes} bytes of tables, peak RSS {:.1} MiB",
+            records.len(),
+            mib(peak_rss_bytes().unwrap_or(0))
+        );
+    }
+    Ok(())
+}
+
+#[derive(Serialize)]
+struct MoveOut {
+    uci: String,
+    san: String,
+    value: Dtm,
+}
+
+#[derive(Serialize)]
+struct ProbeOut {
+    fen: String,
+    ending: String,
+    value: Dtm,
+    wdl: bastion_tablebase::Wdl,
+    mate_in_moves: Option<u16>,
+    moves: Vec<MoveOut>,
+    line: Vec<String>,
+}
+
+fn probe(a: ProbeArgs) -> Result<()> {
+    let pos = Position::from_fen(&a.fen).with_context(|| format!("bad FEN {:?}", a.fen))?;
+    if !pos.castling().is_empty() {
+        bail!("positions with castling rights are not in the tables");
+    }
+    let ending = Material::of(&pos);
+    if ending.count() > 6 {
+        bail!("{} has more men than any table", ending.name());
+    }
+    let tbs = Tablebases::open(&[&a.dir]).with_context(|| format!("opening tables in {}", a.dir.display()))?;
+    let value = tbs
+        .try_probe_dtm(&pos)?
+        .with_context(|| format!("no table for {} in {}", ending.normalized().0.name(), a.dir.display()))?;
+    let mvs = tbs.try_move_values(&pos)?.context("a table needed for the successors is missing")?;
+    let line = tbs.try_line(&pos, 400)?;
+    let mut p = pos.clone();
+    let mut line_san = Vec::new();
+    for m in &line {
+        line_san.push(p.san(*m));
+        p = p.play(*m);
+    }
+    let out = ProbeOut {
+        fen: pos.fen(),
+        ending: ending.normalized().0.name(),
+        value,
+        wdl: value.wdl(),
+        mate_in_moves: value.moves(),
+        moves: mvs
+            .iter()
+            .map(|m| MoveOut { uci: pos.to_uci(m.mv), san: pos.san(m.mv), value: m.value })
+            .collect(),
+        line: line_san,
+    };
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    println!("{}", pos);
+    println!("ending {}: {}", out.ending, value);
+    for m in &out.moves {
+        println!("  {:<8} {:<6} {}", m.san, m.uci, m.value);
+    }
+    if out.line.is_empty() {
+        println!("optimal line: (none: drawn or game over)");
+    } else {
+        println!("optimal line: {}", out.line.join(" "));
+    }
+    Ok(())
+}
+
+fn files_for(e: &EndingArgs) -> Result<Vec<Material>> {
+    let t = targets(&e.ending, e.all)?;
+    Ok(if e.all.is_some() { t.into_iter().filter(|m| e.dir.join(file_name(m)).exists()).collect() } else { t })
+}
+
+fn open_table(dir: &Path, m: &Material) -> Result<TableFile> {
+    let path = dir.join(file_name(m));
+    if !path.exists() {
+        bail!("no table {} (generate it with `bastion tb gen {}`)", path.display(), m.name());
+    }
+    Ok(TableFile::open(&path)?)
+}
+
+fn stats_cmd(a: EndingArgs) -> Result<()> {
+    let mut all = Vec::new();
+    for m in files_for(&a)? {
+        let f = open_table(&a.dir, &m)?;
+        let s = stats::stats(&f.load()?);
+        if !a.json {
+            print_stats(&s, f.file_len());
+        }
+        all.push(s);
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&all)?);
+    }
+    Ok(())
+}
+
+fn print_stats(s: &stats::Stats, file_len: u64) {
+    println!("{} ({} bytes)", s.ending, file_len);
+    for (name, st) in ["White to move", "Black to move"].iter().zip(&s.sides) {
+        println!(
+            "  {name}: {} legal ({} up to symmetry); wins {} / draws {} / losses {} (up to symmetry); full board {} / {} / {}",
+            st.legal_full, st.legal, st.wins, st.draws, st.losses, st.wins_full, st.draws_full, st.losses_full
+        );
+        if let Some((p, fen)) = &st.longest_win {
+            println!("    longest win: mate in {} ({p} plies), e.g. {fen}", p.div_ceil(2));
+        }
+        if let Some((p, fen)) = &st.longest_loss {
+            println!("    longest loss: mated in {} ({p} plies), e.g. {fen}", p / 2);
+        }
+        let hist: Vec<String> =
+            st.histogram.iter().enumerate().filter(|(_, &c)| c > 0).map(|(p, c)| format!("{p}:{c}")).collect();
+        println!("    plies to mate:count  {}", hist.join(" "));
+    }
+}
+
+fn verify_cmd(a: EndingArgs) -> Result<()> {
+    let mut loader = Loader::new(&a.dir);
+    let mut reports = Vec::new();
+    let mut failed = 0;
+    for m in files_for(&a)? {
+        open_table(&a.dir, &m)?;
+        let set = loader.set_for(&m, true)?;
+        let t = loader.load(&m)?;
+        let pb = progress_bar(!a.json, &m.name());
+        let start = std::time::Instant::now();
+        let r = verify::verify(&t, &set, &pb);
+        pb.finish_and_clear();
+        if !r.ok() {
+            failed += 1;
+        }
+        if !a.json {
+            println!(
+                "{:<7} {} positions checked in {:.2} s: {}",
+                r.ending,
+                r.checked,
+                start.elapsed().as_secs_f64(),
+                if r.ok() { "OK".to_string() } else { format!("{} MISMATCHES", r.mismatches) }
+            );
+            for (fen, stored, expected) in &r.examples {
+                println!("    {fen}: stored {stored}, minimax {expected}");
+            }
+        }
+        reports.push(r);
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&reports)?);
+    }
+    if failed > 0 {
+        bail!("{failed} table(s) failed verification");
+    }
+    Ok(())
+}
+
+fn bitbase_cmd(a: EndingArgs) -> Result<()> {
+    let mut out = Vec::new();
+    for m in files_for(&a)? {
+        let t = open_table(&a.dir, &m)?.load()?;
+        let b = Bitbase::from_table(&t);
+        let path = b.write(&a.dir)?;
+        if !a.json {
+            println!("{:<7} {} ({} bytes)", m.name(), path.display(), b.bytes());
+        }
+        out.push((m.name(), path.display().to_string(), b.bytes()));
+    }
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&out)?);
+    }
+    Ok(())
+}
+
+fn syzygy_cmd(a: SyzygyArgs) -> Result<()> {
+    let pos = Position::from_fen(&a.fen).with_context(|| format!("bad FEN {:?}", a.fen))?;
+    let (p, files) = SyzygyProber::open(&a.path)?;
+    if files == 0 {
+        bail!("no Syzygy files in {}", a.path.display());
+    }
+    let wdl = p.probe_wdl(&pos)?;
+    let dtz = p.probe_dtz(&pos).ok();
+    if a.json {
+        #[derive(Serialize)]
+        struct Out {
+            fen: String,
+            wdl: bastion_tablebase::SyzygyWdl,
+            dtz: Option<i32>,
+            dtz_rounded: Option<bool>,
+        }
+        let o = Out { fen: pos.fen(), wdl, dtz: dtz.map(|d| d.0), dtz_rounded: dtz.map(|d| d.1) };
+        println!("{}", serde_json::to_string_pretty(&o)?);
+    } else {
+        println!("WDL {wdl:?}");
+        if let Some((d, r)) = dtz {
+            println!("DTZ {d}{}", if r { " (rounded)" } else { "" });
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,160 @@
+//! `bastion tune`: Texel tuning of the evaluation weights.
+//!
+//! `bastion tune --generate 2000 --data tune.csv` plays self-play games and writes
+//! quiet positions with results (resumable: rerunning continues with missing games);
+//! `bastion tune --data tune.csv --out params.rs` fits the weights and writes Rust
+//! source for `crates/engine/src/eval/params.rs`.
+
+use anyhow::{bail, Context, Result};
+use bastion_engine::tune::{self, GenConfig, Tuner};
+use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
+use serde::Serialize;
+use std::io::{Seek, SeekFrom, Write};
+use std::path::PathBuf;
+
+/// Arguments of `bastion tune`.
+#[derive(Args, Debug)]
+pub struct TuneArgs {
+    /// Generate this many self-play games instead of tuning.
+    #[arg(long)]
+    generate: Option<u64>,
+    /// Data file (`fen,result,game` lines): written by --generate, read by tuning.
+    #[arg(long, default_value = "tune-data.csv")]
+    data: PathBuf,
+    /// Nodes per move in self-play.
+    #[arg(long, default_value_t = 3000)]
+    nodes: u64,
+    /// Random opening plies in self-play.
+    #[arg(long, default_value_t = 8)]
+    random_plies: usize,
+    /// Seed for the random openings.
+    #[arg(long, default_value_t = 0x5EED)]
+    seed: u64,
+    /// Threads for self-play.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Tuning epochs (full passes).
+    #[arg(long, default_value_t = 400)]
+    epochs: usize,
+    /// Adam learning rate (centipawns per step).
+    #[arg(long, default_value_t = 1.0)]
+    lr: f64,
+    /// Where to write the tuned weights (Rust source).
+    #[arg(long, default_value = "tuned_params.rs")]
+    out: PathBuf,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct TuneReport {
+    positions: usize,
+    skipped_lines: usize,
+    k: f64,
+    error_before: f64,
+    error_after: f64,
+    epochs: usize,
+    out: String,
+}
+
+/// Runs the subcommand.
+pub fn run(args: TuneArgs) -> Result<()> {
+    match args.generate {
+        Some(n) => generate(n, &args),
+        None => fit(&args),
+    }
+}
+
+fn generate(n: u64, args: &TuneArgs) -> Result<()> {
+    if args.nodes == 0 || args.threads == 0 {
+        bail!("--nodes and --threads must be positive");
+    }
+    // Resume: drop a trailing partial line left by an interrupted run.
+    if args.data.exists() {
+        let text = std::fs::read(&args.data).with_context(|| format!("reading {}", args.data.display()))?;
+        if let Some(last_nl) = text.iter().rposition(|&b| b == b'\n') {
+            if last_nl + 1 != text.len() {
+                let f = std::fs::OpenOptions::new().write(true).open(&args.data)?;
+                f.set_len(last_nl as u64 + 1)?;
+            }
+        } else if !text.is_empty() {
+            std::fs::OpenOptions::new().write(true).open(&args.data)?.set_len(0)?;
+        }
+    }
+    let done = tune::finished_games(&args.data).with_context(|| format!("reading {}", args.data.display()))?;
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&args.data)
+        .with_context(|| format!("opening {}", args.data.display()))?;
+    file.seek(SeekFrom::End(0))?;
+    let todo = (0..n).filter(|g| !done.contains(g)).count() as u64;
+    let bar = if args.json { ProgressBar::hidden() } else { ProgressBar::new(todo) };
+    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games {msg} eta {eta}").unwrap_or(ProgressStyle::default_bar()));
+    let cfg = GenConfig { nodes: args.nodes, random_plies: args.random_plies, seed: args.seed };
+    let positions = std::sync::atomic::AtomicU64::new(0);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut out: Box<dyn Write + Send> = Box::new(std::io::BufWriter::new(file));
+    tune::generate(n, args.threads, &cfg, &done, &mut out, &|rec| {
+        let p = positions.fetch_add(rec.fens.len() as u64, std::sync::atomic::Ordering::Relaxed) + rec.fens.len() as u64;
+        bar.set_message(format!("{p} positions"));
+        bar.inc(1);
+    }, &stop)
+    .context("writing data")?;
+    out.flush()?;
+    bar.finish();
+    let total = positions.load(std::sync::atomic::Ordering::Relaxed);
+    if args.json {
+        println!("{}", serde_json::json!({"games": n, "new_games": todo, "new_positions": total, "data": args.data.display().to_string()}));
+    } else {
+        println!("{todo} new games ({} already present), {total} new positions in {}", done.len(), args.data.display());
+    }
+    Ok(())
+}
+
+fn fit(args: &TuneArgs) -> Result<()> {
+    let (data, bad) = tune::load(&args.data).with_context(|| format!("reading {}", args.data.display()))?;
+    if data.is_empty() {
+        bail!("no usable positions in {} (generate some with --generate N)", args.data.display());
+    }
+    let mut t = Tuner::new(&data);
+    let k = t.fit_k();
+    let before = t.error();
+    if !args.json {
+        println!("{} positions ({} bad lines skipped), K = {k:.4}, error {before:.6}", t.len(), bad);
+    }
+    let bar = if args.json { ProgressBar::hidden() } else { ProgressBar::new(args.epochs as u64) };
+    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} epochs {msg}").unwrap_or(ProgressStyle::default_bar()));
+    t.train(args.epochs, args.lr, &mut |e, err| {
+        bar.set_position(e as u64);
+        bar.set_message(format!("error {err:.6}"));
+    });
+    bar.finish();
+    let after = t.error();
+    let header = format!(
+        "Data: {} ({} positions), K = {k:.4}, MSE {before:.6} -> {after:.6}, {} epochs, lr {}.",
+        args.data.file_name().map(|s| s.to_string_lossy().to_string()).unwrap_or_default(),
+        t.len(),
+        args.epochs,
+        args.lr
+    );
+    let src = tune::format_weights(&t.rounded(), &header);
+    std::fs::write(&args.out, src).with_context(|| format!("writing {}", args.out.display()))?;
+    if args.json {
+        let r = TuneReport {
+            positions: t.len(),
+            skipped_lines: bad,
+            k,
+            error_before: before,
+            error_after: after,
+            epochs: args.epochs,
+            out: args.out.display().to_string(),
+        };
+        println!("{}", serde_json::to_string(&r)?);
+    } else {
+        println!("error {before:.6} -> {after:.6}; weights written to {}", args.out.display());
+    }
+    Ok(())
+}

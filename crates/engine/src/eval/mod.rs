@@ -1,0 +1,430 @@
+//! Static evaluation: tapered middlegame/endgame sum of linear terms.
+//!
+//! Terms: material, file-symmetric piece-square tables, mobility, king safety
+//! (shelter, storm, attacks on the king zone, safe checks), pawn structure
+//! (passed, isolated, doubled, backward, connected, islands; cached by pawn key),
+//! bishop pair, rooks on open files, outposts, threats and hanging pieces, and a
+//! known-draw / drawish-material scale. The result is from the side to move's view.
+//!
+//! Every term is `weight * count`, and the counts can be recorded through a
+//! [`Trace`], which is how the Texel tuner fits the weights.
+
+pub mod king;
+pub mod layout;
+pub mod masks;
+pub mod params;
+pub mod pawns;
+
+use bastion_core::attacks;
+use bastion_core::{Bitboard, Color, Position, Role};
+use layout::*;
+pub use pawns::PawnCache;
+
+/// Receives the coefficient of each weight (for tuning).
+pub trait Trace {
+    /// Weight `idx` counted `n` times for `color`.
+    fn add(&mut self, idx: usize, color: Color, n: i32);
+}
+
+/// A trace that records nothing (the normal, fast path).
+pub struct NoTrace;
+
+impl Trace for NoTrace {
+    #[inline(always)]
+    fn add(&mut self, _idx: usize, _color: Color, _n: i32) {}
+}
+
+/// Per-weight coefficients (white minus black) plus the tapering inputs of one position.
+#[derive(Clone, Debug, Default)]
+pub struct Coefficients {
+    /// Sparse (index, white-minus-black count) list.
+    pub terms: Vec<(u16, i16)>,
+    /// Game phase 0 (bare kings) ..= 24 (all pieces).
+    pub phase: i32,
+    /// Endgame scale 0..=64.
+    pub scale: i32,
+    dense: Vec<i32>,
+}
+
+impl Trace for Coefficients {
+    fn add(&mut self, idx: usize, color: Color, n: i32) {
+        if self.dense.is_empty() {
+            self.dense = vec![0; NUM_PARAMS];
+        }
+        self.dense[idx] += color.sign() * n;
+    }
+}
+
+impl Coefficients {
+    fn finish(&mut self) {
+        self.terms = self
+            .dense
+            .iter()
+            .enumerate()
+            .filter(|(_, &v)| v != 0)
+            .map(|(i, &v)| (i as u16, v as i16))
+            .collect();
+        self.dense = Vec::new();
+    }
+}
+
+/// Maximum game phase.
+pub const MAX_PHASE: i32 = 24;
+
+/// Game phase from non-pawn material: minor 1, rook 2, queen 4.
+pub fn phase(pos: &Position) -> i32 {
+    let n = pos.role_bb(Role::Knight).count() + pos.role_bb(Role::Bishop).count();
+    let r = pos.role_bb(Role::Rook).count();
+    let q = pos.role_bb(Role::Queen).count();
+    ((n + 2 * r + 4 * q) as i32).min(MAX_PHASE)
+}
+
+/// Evaluates `pos` from the side to move's view with the engine's weights.
+#[inline]
+pub fn evaluate(pos: &Position, cache: &mut PawnCache) -> i32 {
+    evaluate_with(pos, &params::WEIGHTS, Some(cache), &mut NoTrace, None)
+}
+
+/// Like [`evaluate`], but returns early with a material/PST/pawn estimate when that is
+/// more than `margin` outside `(alpha, beta)` (lazy evaluation).
+#[inline]
+pub fn evaluate_lazy(pos: &Position, cache: &mut PawnCache, alpha: i32, beta: i32, margin: i32) -> i32 {
+    evaluate_with(pos, &params::WEIGHTS, Some(cache), &mut NoTrace, Some((alpha, beta, margin)))
+}
+
+/// The coefficients of every weight for `pos` (white's view), for the tuner.
+pub fn coefficients(pos: &Position) -> Coefficients {
+    let mut c = Coefficients::default();
+    evaluate_with(pos, &params::WEIGHTS, None, &mut c, None);
+    c.phase = phase(pos);
+    c.scale = scale_factor(pos, 1);
+    c.finish();
+    c
+}
+
+fn non_pawn_units(pos: &Position, c: Color) -> i32 {
+    3 * (pos.pieces(c, Role::Knight).count() + pos.pieces(c, Role::Bishop).count()) as i32
+        + 5 * pos.pieces(c, Role::Rook).count() as i32
+        + 9 * pos.pieces(c, Role::Queen).count() as i32
+}
+
+/// Endgame scale 0..=64 for drawish material, for the side ahead by `eg_sign`.
+/// Known draws (K v K, K+minor v anything without pawns, KNN v K) scale to 0.
+pub fn scale_factor(pos: &Position, eg: i32) -> i32 {
+    let strong = if eg >= 0 { Color::White } else { Color::Black };
+    let weak = !strong;
+    if pos.pieces(strong, Role::Pawn).is_empty() {
+        let s = non_pawn_units(pos, strong);
+        let wk = non_pawn_units(pos, weak);
+        if s <= 3 {
+            return 0;
+        }
+        let only_knights = pos.pieces(strong, Role::Knight).count() == 2 && s == 6;
+        if only_knights && wk == 0 && pos.pieces(weak, Role::Pawn).is_empty() {
+            return 0;
+        }
+        if s - wk <= 3 {
+            return 12;
+        }
+    }
+    // Opposite-coloured bishops with nothing else but pawns.
+    let wb = pos.pieces(Color::White, Role::Bishop);
+    let bb = pos.pieces(Color::Black, Role::Bishop);
+    if wb.count() == 1 && bb.count() == 1 && non_pawn_units(pos, Color::White) == 3 && non_pawn_units(pos, Color::Black) == 3 {
+        let w_light = (wb & Bitboard::LIGHT).nonempty();
+        let b_light = (bb & Bitboard::LIGHT).nonempty();
+        if w_light != b_light {
+            return 32;
+        }
+    }
+    64
+}
+
+#[inline(always)]
+fn pst_index(role: Role, sq: usize, c: Color) -> usize {
+    let rel = if c == Color::White { sq } else { sq ^ 56 };
+    let file = rel % 8;
+    PST + role.index() * 32 + (rel / 8) * 4 + file.min(7 - file)
+}
+
+/// The general evaluator: weights `w`, optional pawn cache, a trace, and an optional lazy window.
+pub fn evaluate_with<T: Trace>(
+    pos: &Position,
+    w: &[S; NUM_PARAMS],
+    cache: Option<&mut PawnCache>,
+    t: &mut T,
+    lazy: Option<(i32, i32, i32)>,
+) -> i32 {
+    let stm = pos.side_to_move();
+    let mut acc = [S(0, 0); 2];
+    let occ = pos.occupied();
+
+    // Material and piece-square tables.
+    for c in Color::ALL {
+        let ci = c.index();
+        for role in Role::ALL {
+            let bb = pos.pieces(c, role);
+            if role != Role::King {
+                let n = bb.count() as i32;
+                if n != 0 {
+                    acc[ci] += w[MATERIAL + role.index()] * n;
+                    t.add(MATERIAL + role.index(), c, n);
+                }
+            }
+            for sq in bb {
+                let i = pst_index(role, sq.index(), c);
+                acc[ci] += w[i];
+                t.add(i, c, 1);
+            }
+        }
+    }
+    let pawn_entry = match cache {
+        Some(cache) => cache.get(pos, w),
+        None => pawns::compute(pos, w, t),
+    };
+    let mut total = acc[0] - acc[1] + pawn_entry.score;
+    let ph = phase(pos);
+
+    if let Some((alpha, beta, margin)) = lazy {
+        let est = taper(total, ph, 64);
+        let est = if stm == Color::White { est } else { -est };
+        if est - margin >= beta || est + margin <= alpha {
+            return est;
+        }
+    }
+
+    let mut acc = [S(0, 0); 2];
+    // Attack maps, built in the piece loop.
+    let pawn_att = [
+        pawns::pawn_attacks(pos.pieces(Color::White, Role::Pawn).0, Color::White),
+        pawns::pawn_attacks(pos.pieces(Color::Black, Role::Pawn).0, Color::Black),
+    ];
+    let mut attacked = [pawn_att[0], pawn_att[1]];
+    let mut minor_att = [0u64; 2];
+    let mut role_att = [[0u64; 6]; 2];
+    let mut zone_attackers = [0i32; 2]; // attackers of colour c's king zone
+    let kings = [pos.king(Color::White), pos.king(Color::Black)];
+    let zones = [
+        attacks::king_attacks(kings[0]).0 | (1 << kings[0].index()),
+        attacks::king_attacks(kings[1]).0 | (1 << kings[1].index()),
+    ];
+    for c in Color::ALL {
+        let ci = c.index();
+        let them = (!c).index();
+        let own_pawns = pos.pieces(c, Role::Pawn).0;
+        let area = !(own_pawns | pawn_att[them] | (1u64 << kings[ci].index()));
+        let mut add = |idx: usize, n: i32| {
+            acc[ci] += w[idx] * n;
+            t.add(idx, c, n);
+        };
+        for (role, mob_base, katt) in [
+            (Role::Knight, MOB_N, 0),
+            (Role::Bishop, MOB_B, 1),
+            (Role::Rook, MOB_R, 2),
+            (Role::Queen, MOB_Q, 3),
+        ] {
+            for sq in pos.pieces(c, role) {
+                let att = match role {
+                    Role::Knight => attacks::knight_attacks(sq).0,
+                    Role::Bishop => attacks::bishop_attacks(sq, occ ^ pos.pieces(c, Role::Queen)).0,
+                    Role::Rook => attacks::rook_attacks(sq, occ ^ pos.pieces(c, Role::Queen) ^ pos.pieces(c, Role::Rook)).0,
+                    _ => attacks::queen_attacks(sq, occ).0,
+                };
+                attacked[ci] |= att;
+                role_att[ci][role.index()] |= att;
+                add(mob_base + (att & area).count_ones() as usize, 1);
+                let z = att & zones[them];
+                if z != 0 {
+                    zone_attackers[them] += 1;
+                    add(KING_ATTACK + katt, z.count_ones() as i32);
+                }
+                match role {
+                    Role::Knight | Role::Bishop => {
+                        minor_att[ci] |= att;
+                        let s = sq.index();
+                        let rel_rank = if c == Color::White { s / 8 } else { 7 - s / 8 };
+                        if (3..=5).contains(&rel_rank)
+                            && pawn_att[ci] & (1 << s) != 0
+                            && masks::ATTACK_SPAN[ci][s] & pos.pieces(!c, Role::Pawn).0 == 0
+                        {
+                            add(OUTPOST, 1);
+                        }
+                    }
+                    Role::Rook => {
+                        let fm = masks::file_mask(sq.file().index());
+                        if fm & pos.role_bb(Role::Pawn).0 == 0 {
+                            add(ROOK_OPEN, 1);
+                        } else if fm & own_pawns == 0 {
+                            add(ROOK_SEMI_OPEN, 1);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if pos.pieces(c, Role::Bishop).count() >= 2 {
+            add(BISHOP_PAIR, 1);
+        }
+        attacked[ci] |= attacks::king_attacks(kings[ci]).0;
+    }
+
+    for c in Color::ALL {
+        let ci = c.index();
+        let them = (!c).index();
+        let mut s = S(0, 0);
+        king::shelter(pos, c, w, &mut s, t);
+        acc[ci] += s;
+        let mut add = |idx: usize, n: i32| {
+            if n != 0 {
+                acc[ci] += w[idx] * n;
+                t.add(idx, c, n);
+            }
+        };
+        // King danger from the enemy's pieces.
+        add(KING_ATTACKERS + zone_attackers[ci].min(7) as usize, 1);
+        let ksq = kings[ci];
+        let safe = !attacked[ci] & !pos.color_bb(!c).0;
+        let bishop_checks = attacks::bishop_attacks(ksq, occ).0;
+        let rook_checks = attacks::rook_attacks(ksq, occ).0;
+        add(SAFE_CHECK, (attacks::knight_attacks(ksq).0 & role_att[them][1] & safe).count_ones() as i32);
+        add(SAFE_CHECK + 1, (bishop_checks & role_att[them][2] & safe).count_ones() as i32);
+        add(SAFE_CHECK + 2, (rook_checks & role_att[them][3] & safe).count_ones() as i32);
+        add(SAFE_CHECK + 3, ((bishop_checks | rook_checks) & role_att[them][4] & safe).count_ones() as i32);
+        // Threats against our pieces.
+        let pieces = (pos.color_bb(c) - pos.role_bb(Role::Pawn) - pos.role_bb(Role::King)).0;
+        add(THREAT_BY_PAWN, (pieces & pawn_att[them]).count_ones() as i32);
+        let heavy = (pos.pieces(c, Role::Rook) | pos.pieces(c, Role::Queen)).0;
+        add(THREAT_BY_MINOR, (heavy & minor_att[them]).count_ones() as i32);
+        add(HANGING, (pieces & attacked[them] & !attacked[ci]).count_ones() as i32);
+        // Passed pawns: the parts that depend on pieces.
+        let mut passed = pawn_entry.passed[ci];
+        while passed != 0 {
+            let sq = passed.trailing_zeros() as usize;
+            passed &= passed - 1;
+            let rel_rank = if c == Color::White { sq / 8 } else { 7 - sq / 8 };
+            let stop = if c == Color::White { sq + 8 } else { sq - 8 };
+            if occ.0 & (1 << stop) == 0 {
+                add(PASSED_FREE + rel_rank, 1);
+            }
+            let stop_sq = bastion_core::Square::from_index(stop);
+            add(PASSED_OWN_KING + stop_sq.distance(kings[ci]).min(7) as usize, 1);
+            add(PASSED_ENEMY_KING + stop_sq.distance(kings[them]).min(7) as usize, 1);
+        }
+    }
+    total += acc[0] - acc[1];
+    // Tempo for the side to move.
+    let tempo = w[TEMPO];
+    t.add(TEMPO, stm, 1);
+    total += if stm == Color::White { tempo } else { S(-tempo.0, -tempo.1) };
+    let scale = scale_factor(pos, total.1);
+    let v = taper(total, ph, scale);
+    if stm == Color::White {
+        v
+    } else {
+        -v
+    }
+}
+
+#[inline(always)]
+fn taper(s: S, phase: i32, scale: i32) -> i32 {
+    if scale == 0 {
+        return 0;
+    }
+    (s.0 * phase + s.1 * scale / 64 * (MAX_PHASE - phase)) / MAX_PHASE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn mirror_files(pos: &Position) -> Position {
+        // Rebuild the FEN with each rank reversed (castling rights dropped).
+        let fen = pos.fen();
+        let parts: Vec<&str> = fen.split(' ').collect();
+        let board: Vec<String> = parts[0].split('/').map(|r| {
+            let mut out = String::new();
+            for ch in r.chars().rev() {
+                out.push(ch);
+            }
+            out
+        }).collect();
+        let ep = if parts[3] == "-" {
+            "-".to_string()
+        } else {
+            let f = (b'a' + (b'h' - parts[3].as_bytes()[0])) as char;
+            format!("{f}{}", &parts[3][1..])
+        };
+        Position::from_fen(&format!("{} {} - {} 0 1", board.join("/"), parts[1], ep)).unwrap()
+    }
+
+    const FENS: &[&str] = &[
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1",
+        "r1bq1rk1/pp2ppbp/2np1np1/8/3NP3/2N1BP2/PPPQ2PP/R3KB1R b - - 0 9",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1",
+        "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
+        "8/8/4k3/8/1B6/8/8/4K3 w - - 0 1",
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1",
+    ];
+
+    #[test]
+    fn colour_flip_and_file_mirror_symmetry() {
+        let mut cache = PawnCache::new();
+        let mut positions = Vec::new();
+        for f in FENS {
+            let p = Position::from_fen(f).unwrap();
+            positions.push(p.clone());
+            // Walk a few plies of each position to get many varied positions.
+            let mut cur = p;
+            for i in 0..30 {
+                let moves = cur.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                cur = cur.play(moves[(i * 7 + 3) % moves.len()]);
+                positions.push(cur.clone());
+            }
+        }
+        assert!(positions.len() > 150);
+        for p in &positions {
+            let e = evaluate(p, &mut cache);
+            let m = p.mirrored();
+            assert_eq!(e, evaluate(&m, &mut cache), "colour flip changed eval of {}", p.fen());
+            let f = mirror_files(p);
+            let mut fresh = PawnCache::new();
+            assert_eq!(e, evaluate(&f, &mut fresh), "file mirror changed eval of {}", p.fen());
+        }
+    }
+
+    #[test]
+    fn known_draws_scale_to_zero_and_material_counts() {
+        let mut cache = PawnCache::new();
+        for f in ["8/8/4k3/8/8/8/8/4K3 w - - 0 1", "8/8/4k3/8/2N5/8/8/4K3 w - - 0 1", "8/8/4k3/8/1B6/8/8/4K3 b - - 0 1", "8/8/4k3/8/NN6/8/8/4K3 w - - 0 1"] {
+            let p = Position::from_fen(f).unwrap();
+            assert_eq!(evaluate(&p, &mut cache), 0, "{f}");
+        }
+        let up_queen = Position::from_fen("4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 w - - 0 1").unwrap();
+        assert!(evaluate(&up_queen, &mut cache) > 600);
+        let down_queen = Position::from_fen("4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 b - - 0 1").unwrap();
+        assert!(evaluate(&down_queen, &mut cache) < -600);
+    }
+
+    #[test]
+    fn trace_reproduces_evaluation() {
+        let mut cache = PawnCache::new();
+        for f in FENS {
+            let p = Position::from_fen(f).unwrap();
+            let c = coefficients(&p);
+            let w = &params::WEIGHTS;
+            let mut s = S(0, 0);
+            for &(i, n) in &c.terms {
+                s += w[i as usize] * n as i32;
+            }
+            let scale = scale_factor(&p, s.1);
+            let white = taper(s, c.phase, scale);
+            let e = evaluate(&p, &mut cache);
+            let expect = if p.side_to_move() == Color::White { e } else { -e };
+            assert!((white - expect).abs() <= 1, "{f}: trace {white} vs eval {expect}");
+        }
+    }
+}

@@ -1,0 +1,19 @@
+//! Bastion's chess engine: search, evaluation and the UCI protocol.
+//!
+//! Other parts of Bastion (fortress detector, arena, web app) run searches in
+//! process through [`Engine`]; the `bastion` binary speaks UCI through [`uci`].
+
+pub mod eval;
+pub mod score;
+pub mod tt;
+pub mod options;
+pub mod search;
+pub mod tb;
+
+pub use options::{EngineOptions, SearchParams};
+pub use score::Score;
+pub use search::{Engine, Limits, PvLine, ScoreBound, SearchControl, SearchInfo, SearchResult};
+pub use tb::{TbProber, Wdl};
+pub mod uci;
+pub mod bench;
+pub mod tune;

@@ -1,0 +1,132 @@
+//! Engine configuration: user options and the switches of each search feature
+//! (exposed as hidden UCI options so their value can be measured by ablation).
+
+/// Feature switches and a few tunable constants of the search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchParams {
+    /// Aspiration windows around the previous iteration's score.
+    pub aspiration: bool,
+    /// Null-move pruning.
+    pub null_move: bool,
+    /// Verification search after a null-move cutoff in low-material positions.
+    pub null_verification: bool,
+    /// Adaptive Depth Control (thesis §6): late quiet siblings at PV nodes raise null-move R by one in their subtree.
+    pub adc: bool,
+    /// Sibling index from which ADC marks a move as late.
+    pub adc_threshold: usize,
+    /// Late-move reductions (log-based table).
+    pub lmr: bool,
+    /// Late-move pruning of quiet moves at low depth.
+    pub lmp: bool,
+    /// Futility pruning of quiet moves near the leaves.
+    pub futility: bool,
+    /// Reverse futility (static null move) pruning.
+    pub reverse_futility: bool,
+    /// Razoring: drop to quiescence when far below alpha.
+    pub razoring: bool,
+    /// SEE-based pruning of losing moves at low depth (main search).
+    pub see_pruning: bool,
+    /// Check extension.
+    pub check_extension: bool,
+    /// Singular extension (and multi-cut).
+    pub singular_extension: bool,
+    /// Recapture extension at PV nodes.
+    pub recapture_extension: bool,
+    /// Internal iterative reduction when no hash move exists.
+    pub iir: bool,
+    /// Enhanced transposition cutoff (probe children before searching).
+    pub etc: bool,
+    /// Mate-distance pruning.
+    pub mate_distance_pruning: bool,
+    /// Killer moves in ordering.
+    pub killers: bool,
+    /// Butterfly history in ordering.
+    pub history: bool,
+    /// Counter-move and continuation histories in ordering.
+    pub counter_moves: bool,
+    /// Lazy evaluation in quiescence.
+    pub lazy_eval: bool,
+    /// Margin of lazy evaluation in centipawns.
+    pub lazy_margin: i32,
+    /// Contempt in centipawns: draws count as this much worse for the side to move at the root.
+    pub contempt: i32,
+}
+
+impl Default for SearchParams {
+    fn default() -> Self {
+        SearchParams {
+            aspiration: true,
+            null_move: true,
+            null_verification: true,
+            adc: false,
+            adc_threshold: 4,
+            lmr: true,
+            lmp: true,
+            futility: true,
+            reverse_futility: true,
+            razoring: true,
+            see_pruning: true,
+            check_extension: true,
+            singular_extension: true,
+            recapture_extension: true,
+            iir: true,
+            etc: false,
+            mate_distance_pruning: true,
+            killers: true,
+            history: true,
+            counter_moves: true,
+            lazy_eval: false,
+            lazy_margin: 400,
+            contempt: 0,
+        }
+    }
+}
+
+impl SearchParams {
+    /// The boolean switches as `(UCI option name, getter/setter)` for the UCI layer.
+    pub fn switches() -> &'static [(&'static str, fn(&mut SearchParams) -> &mut bool)] {
+        &[
+            ("Aspiration", |p| &mut p.aspiration),
+            ("NullMove", |p| &mut p.null_move),
+            ("NullVerification", |p| &mut p.null_verification),
+            ("ADC", |p| &mut p.adc),
+            ("LMR", |p| &mut p.lmr),
+            ("LMP", |p| &mut p.lmp),
+            ("Futility", |p| &mut p.futility),
+            ("ReverseFutility", |p| &mut p.reverse_futility),
+            ("Razoring", |p| &mut p.razoring),
+            ("SEEPruning", |p| &mut p.see_pruning),
+            ("CheckExtension", |p| &mut p.check_extension),
+            ("SingularExtension", |p| &mut p.singular_extension),
+            ("RecaptureExtension", |p| &mut p.recapture_extension),
+            ("IIR", |p| &mut p.iir),
+            ("ETC", |p| &mut p.etc),
+            ("MateDistancePruning", |p| &mut p.mate_distance_pruning),
+            ("Killers", |p| &mut p.killers),
+            ("History", |p| &mut p.history),
+            ("CounterMoves", |p| &mut p.counter_moves),
+            ("LazyEval", |p| &mut p.lazy_eval),
+        ]
+    }
+}
+
+/// User-level engine options.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOptions {
+    /// Transposition table size in MiB.
+    pub hash_mb: usize,
+    /// Search threads (Lazy SMP).
+    pub threads: usize,
+    /// Number of principal variations to report.
+    pub multipv: usize,
+    /// Milliseconds kept in reserve per move for communication delays.
+    pub move_overhead_ms: u64,
+    /// Search feature switches.
+    pub params: SearchParams,
+}
+
+impl Default for EngineOptions {
+    fn default() -> Self {
+        EngineOptions { hash_mb: 16, threads: 1, multipv: 1, move_overhead_ms: 30, params: SearchParams::default() }
+    }
+}

@@ -1,0 +1,284 @@
+//! The search: public types and the [`Engine`] that runs searches in process.
+//!
+//! ```
+//! use bastion_engine::{Engine, EngineOptions, Limits, Score};
+//! use bastion_core::Position;
+//! let mut engine = Engine::new(EngineOptions::default());
+//! let pos = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
+//! let result = engine.search(&pos, &[], &Limits::depth(4), &mut |_| {});
+//! assert_eq!(pos.to_uci(result.best.unwrap()), "d1d8");
+//! assert_eq!(result.score, Score::Mate(1));
+//! ```
+
+mod alphabeta;
+pub mod ordering;
+mod qsearch;
+mod thread;
+pub mod time;
+
+use crate::options::EngineOptions;
+use crate::score::Score;
+use crate::tb::TbProber;
+use crate::tt::TranspositionTable;
+use bastion_core::{Move, Position};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Instant;
+use thread::Worker;
+
+/// What limits a search. All unset (the default) means "search until stopped".
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// White's remaining time in milliseconds.
+    pub wtime_ms: Option<u64>,
+    /// Black's remaining time.
+    pub btime_ms: Option<u64>,
+    /// White's increment per move.
+    pub winc_ms: Option<u64>,
+    /// Black's increment.
+    pub binc_ms: Option<u64>,
+    /// Moves until the next time control.
+    pub movestogo: Option<u32>,
+    /// Maximum depth in plies.
+    pub depth: Option<i32>,
+    /// Maximum nodes (all threads).
+    pub nodes: Option<u64>,
+    /// Stop once a mate in at most this many moves is found.
+    pub mate: Option<i32>,
+    /// Exact time for this move.
+    pub movetime_ms: Option<u64>,
+    /// Search until `stop`.
+    pub infinite: bool,
+    /// Pondering: ignore time until `ponderhit`.
+    pub ponder: bool,
+    /// Restrict the root to these moves (empty: all).
+    pub searchmoves: Vec<Move>,
+}
+
+impl Limits {
+    /// A fixed-depth search.
+    pub fn depth(d: i32) -> Limits {
+        Limits { depth: Some(d), ..Limits::default() }
+    }
+    /// A fixed-node search.
+    pub fn nodes(n: u64) -> Limits {
+        Limits { nodes: Some(n), ..Limits::default() }
+    }
+    /// A fixed-time search.
+    pub fn movetime(ms: u64) -> Limits {
+        Limits { movetime_ms: Some(ms), ..Limits::default() }
+    }
+}
+
+/// How an reported score relates to the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScoreBound {
+    /// Exact.
+    Exact,
+    /// At least this (fail high of an aspiration window).
+    Lower,
+    /// At most this (fail low).
+    Upper,
+}
+
+/// One principal variation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PvLine {
+    /// 1-based MultiPV index.
+    pub multipv: usize,
+    /// Score from the side to move's view.
+    pub score: Score,
+    /// Internal value behind `score`.
+    pub value: i32,
+    /// Bound type of the score.
+    pub bound: ScoreBound,
+    /// The moves.
+    pub pv: Vec<Move>,
+}
+
+/// A progress report: one PV line at one depth.
+#[derive(Clone, Debug)]
+pub struct SearchInfo {
+    /// Nominal depth.
+    pub depth: i32,
+    /// Deepest ply reached.
+    pub seldepth: i32,
+    /// The line.
+    pub line: PvLine,
+    /// Nodes so far (all threads).
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Hash usage in permille.
+    pub hashfull: u32,
+    /// Tablebase hits.
+    pub tbhits: u64,
+    /// Milliseconds since the start.
+    pub time_ms: u64,
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// Best move (`None` only when there is no legal move).
+    pub best: Option<Move>,
+    /// Expected reply, for pondering.
+    pub ponder: Option<Move>,
+    /// Score of the best move.
+    pub score: Score,
+    /// Internal value of the best move.
+    pub value: i32,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+    /// All MultiPV lines of the last completed depth.
+    pub lines: Vec<PvLine>,
+    /// Last completed depth.
+    pub depth: i32,
+    /// Maximum selective depth.
+    pub seldepth: i32,
+    /// Nodes searched (all threads).
+    pub nodes: u64,
+    /// Milliseconds used.
+    pub time_ms: u64,
+}
+
+/// Flags shared between a running search and whoever controls it (e.g. the UCI loop).
+#[derive(Debug, Default)]
+pub struct SearchControl {
+    /// Set to stop the search as soon as possible.
+    pub stop: AtomicBool,
+    /// True while pondering; clearing it is `ponderhit`.
+    pub pondering: AtomicBool,
+}
+
+impl SearchControl {
+    /// Requests the search to stop.
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+    /// Switches a ponder search to a normal timed one.
+    pub fn ponderhit(&self) {
+        self.pondering.store(false, Ordering::SeqCst);
+    }
+}
+
+/// State shared by the threads of one search.
+pub(crate) struct Shared<'a> {
+    pub tt: &'a TranspositionTable,
+    pub control: &'a SearchControl,
+    /// Set by the main thread to end helper threads.
+    pub abort: AtomicBool,
+    pub nodes: Vec<AtomicU64>,
+    pub tbhits: AtomicU64,
+    pub tb: Option<&'a dyn TbProber>,
+    pub limits: &'a Limits,
+    pub time: time::TimeManager,
+    pub opts: &'a EngineOptions,
+    pub root_side: bastion_core::Color,
+}
+
+impl Shared<'_> {
+    pub fn total_nodes(&self) -> u64 {
+        self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+    pub fn should_abort(&self) -> bool {
+        self.abort.load(Ordering::Relaxed) || self.control.stop.load(Ordering::Relaxed)
+    }
+}
+
+/// A chess engine: options, transposition table, per-thread histories and an optional tablebase.
+pub struct Engine {
+    opts: EngineOptions,
+    tt: Arc<TranspositionTable>,
+    workers: Vec<Worker>,
+    control: Arc<SearchControl>,
+    tb: Option<Arc<dyn TbProber>>,
+}
+
+impl Engine {
+    /// A fresh engine.
+    pub fn new(opts: EngineOptions) -> Engine {
+        let tt = Arc::new(TranspositionTable::new(opts.hash_mb));
+        let workers = (0..opts.threads.max(1)).map(Worker::new).collect();
+        Engine { opts, tt, workers, control: Arc::new(SearchControl::default()), tb: None }
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &EngineOptions {
+        &self.opts
+    }
+
+    /// Changes options; resizes the hash table and thread pool as needed.
+    pub fn set_options(&mut self, opts: EngineOptions) {
+        if opts.hash_mb != self.opts.hash_mb {
+            self.tt = Arc::new(TranspositionTable::new(opts.hash_mb));
+        }
+        if opts.threads.max(1) != self.workers.len() {
+            self.workers = (0..opts.threads.max(1)).map(Worker::new).collect();
+        }
+        self.opts = opts;
+    }
+
+    /// Installs (or removes) a tablebase prober.
+    pub fn set_tablebase(&mut self, tb: Option<Arc<dyn TbProber>>) {
+        self.tb = tb;
+    }
+
+    /// The stop/ponderhit flags of this engine's searches.
+    pub fn control(&self) -> Arc<SearchControl> {
+        Arc::clone(&self.control)
+    }
+
+    /// Forgets everything learned (new game): hash table and histories.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for w in &mut self.workers {
+            w.clear();
+        }
+    }
+
+    /// Searches `pos`. `history` holds the keys of the positions played before it,
+    /// oldest first (for repetition detection). `info` receives one report per
+    /// PV line at every completed depth (and for aspiration failures after the first second).
+    /// In `infinite` and `ponder` mode the call returns only after `stop` (or `ponderhit`).
+    pub fn search(&mut self, pos: &Position, history: &[u64], limits: &Limits, info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+        let start = Instant::now();
+        self.control.stop.store(false, Ordering::SeqCst);
+        self.control.pondering.store(limits.ponder, Ordering::SeqCst);
+        self.tt.new_search();
+        let shared = Shared {
+            tt: &self.tt,
+            control: &self.control,
+            abort: AtomicBool::new(false),
+            nodes: (0..self.workers.len()).map(|_| AtomicU64::new(0)).collect(),
+            tbhits: AtomicU64::new(0),
+            tb: self.tb.as_deref(),
+            limits,
+            time: time::TimeManager::new(start, limits, pos.side_to_move(), self.opts.move_overhead_ms),
+            opts: &self.opts,
+            root_side: pos.side_to_move(),
+        };
+        let (main, helpers) = self.workers.split_first_mut().expect("at least one worker");
+        let result = std::thread::scope(|s| {
+            for h in helpers.iter_mut() {
+                let sh = &shared;
+                s.spawn(move || {
+                    h.start_search(pos, history, sh);
+                    h.iterate(sh, &mut |_| {});
+                });
+            }
+            main.start_search(pos, history, &shared);
+            let r = main.iterate(&shared, info);
+            shared.abort.store(true, Ordering::SeqCst);
+            r
+        });
+        // UCI: in infinite or ponder mode, the result waits for stop/ponderhit.
+        while (limits.infinite || self.control.pondering.load(Ordering::SeqCst)) && !self.control.stop.load(Ordering::SeqCst) {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        let mut result = result;
+        result.nodes = shared.total_nodes();
+        result.time_ms = start.elapsed().as_millis() as u64;
+        result
+    }
+}

@@ -1,0 +1,253 @@
+//! Move ordering: history tables and a staged move picker
+//! (hash move, good captures, killers/counter/quiets by history, bad captures).
+
+use bastion_core::{GenType, Move, MoveList, Position, Role};
+
+/// Index of a (piece, destination) pair for continuation history; `NONE_CONT` for none.
+pub type ContIndex = usize;
+/// "No previous move" for continuation history.
+pub const NONE_CONT: ContIndex = usize::MAX;
+const HIST_MAX: i32 = 16_384;
+
+/// All history-like statistics of one search thread.
+pub struct Histories {
+    /// Butterfly history `[colour][from][to]`.
+    pub butterfly: Box<[[[i16; 64]; 64]; 2]>,
+    /// Capture history `[piece][to][captured role]`.
+    pub capture: Box<[[[i16; 6]; 64]; 12]>,
+    /// Continuation history `[previous piece-to][piece-to]` (1 and 2 plies back).
+    pub cont: Vec<[i16; 768]>,
+    /// Counter move `[previous piece][previous to]`.
+    pub counter: Box<[[Move; 64]; 12]>,
+}
+
+impl Default for Histories {
+    fn default() -> Self {
+        Histories {
+            butterfly: Box::new([[[0; 64]; 64]; 2]),
+            capture: Box::new([[[0; 6]; 64]; 12]),
+            cont: vec![[0; 768]; 768],
+            counter: Box::new([[Move::NULL; 64]; 12]),
+        }
+    }
+}
+
+/// Gravity update: moves `entry` toward ±HIST_MAX proportionally to `bonus`.
+#[inline]
+pub fn update(entry: &mut i16, bonus: i32) {
+    let e = *entry as i32;
+    let b = bonus.clamp(-HIST_MAX, HIST_MAX);
+    *entry = (e + b - e * b.abs() / HIST_MAX) as i16;
+}
+
+/// History bonus for a cutoff at `depth`.
+#[inline]
+pub fn stat_bonus(depth: i32) -> i32 {
+    (depth * depth * 20 + 40 * depth).min(2000)
+}
+
+/// Continuation index of `m` played in `pos`.
+#[inline]
+pub fn cont_index(pos: &Position, m: Move) -> ContIndex {
+    match pos.piece_at(m.from()) {
+        Some(p) => p.index() * 64 + m.to().index(),
+        None => NONE_CONT,
+    }
+}
+
+/// True if `m` captures something (castling is encoded king-takes-rook but is not a capture).
+#[inline]
+pub fn is_capture(pos: &Position, m: Move) -> bool {
+    m.is_en_passant() || (!m.is_castling() && pos.piece_at(m.to()).is_some())
+}
+
+/// Captured role of a capture (pawn for en passant).
+#[inline]
+pub fn captured_role(pos: &Position, m: Move) -> Role {
+    if m.is_en_passant() {
+        Role::Pawn
+    } else {
+        pos.role_at(m.to()).unwrap_or(Role::Pawn)
+    }
+}
+
+const MVV: [i32; 6] = [100, 300, 320, 500, 900, 0];
+
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Stage {
+    Tt,
+    GenNoisy,
+    GoodNoisy,
+    GenQuiet,
+    Quiet,
+    BadNoisy,
+    Done,
+}
+
+/// Context the picker needs to score quiet moves.
+pub struct QuietContext<'a> {
+    /// Histories of the thread.
+    pub hist: &'a Histories,
+    /// Killer moves of this ply.
+    pub killers: [Move; 2],
+    /// Counter move to the previous move.
+    pub counter: Move,
+    /// Continuation indices of the moves 1 and 2 plies back.
+    pub prev: [ContIndex; 2],
+    /// Use butterfly history.
+    pub use_history: bool,
+    /// Use continuation history.
+    pub use_cont: bool,
+}
+
+/// Yields moves in the order they should be searched.
+pub struct MovePicker {
+    stage: Stage,
+    tt_move: Move,
+    list: MoveList,
+    scores: [i32; 256],
+    idx: usize,
+    bad: MoveList,
+    bad_idx: usize,
+    skip_quiets: bool,
+    /// Only captures and promotions (quiescence).
+    noisy_only: bool,
+}
+
+impl MovePicker {
+    /// A picker for the main search (`noisy_only = false`) or quiescence.
+    pub fn new(tt_move: Move, noisy_only: bool) -> MovePicker {
+        MovePicker {
+            stage: if tt_move.is_null() { Stage::GenNoisy } else { Stage::Tt },
+            tt_move,
+            list: MoveList::new(),
+            scores: [0; 256],
+            idx: 0,
+            bad: MoveList::new(),
+            bad_idx: 0,
+            skip_quiets: false,
+            noisy_only,
+        }
+    }
+
+    /// Stops yielding quiet moves (late-move pruning).
+    pub fn skip_quiets(&mut self) {
+        self.skip_quiets = true;
+    }
+
+    fn pick_best(&mut self) -> Option<(Move, i32)> {
+        if self.idx >= self.list.len() {
+            return None;
+        }
+        let mut best = self.idx;
+        for i in self.idx + 1..self.list.len() {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
+        }
+        self.list.swap(self.idx, best);
+        self.scores.swap(self.idx, best);
+        let r = (self.list[self.idx], self.scores[self.idx]);
+        self.idx += 1;
+        Some(r)
+    }
+
+    /// The next move, or `None` when all are done. All yielded moves are legal.
+    pub fn next(&mut self, pos: &Position, ctx: &QuietContext) -> Option<Move> {
+        loop {
+            match self.stage {
+                Stage::Tt => {
+                    self.stage = Stage::GenNoisy;
+                    return Some(self.tt_move);
+                }
+                Stage::GenNoisy => {
+                    self.list.clear();
+                    pos.generate_into(GenType::Noisy, &mut self.list);
+                    for i in 0..self.list.len() {
+                        let m = self.list[i];
+                        let victim = if is_capture(pos, m) { captured_role(pos, m) } else { Role::Pawn };
+                        let mut s = if is_capture(pos, m) { MVV[victim.index()] * 16 } else { 0 };
+                        if let Some(p) = m.promotion_role() {
+                            s += if p == Role::Queen { 8000 } else { -20000 };
+                        }
+                        if let Some(pc) = pos.piece_at(m.from()) {
+                            s += ctx.hist.capture[pc.index()][m.to().index()][victim.index()] as i32 / 16;
+                        }
+                        self.scores[i] = s;
+                    }
+                    self.idx = 0;
+                    self.stage = Stage::GoodNoisy;
+                }
+                Stage::GoodNoisy => match self.pick_best() {
+                    Some((m, s)) => {
+                        if m == self.tt_move {
+                            continue;
+                        }
+                        if !self.noisy_only && (s < -10000 || !pos.see_ge(m, -s / 32)) {
+                            self.bad.push(m);
+                            continue;
+                        }
+                        return Some(m);
+                    }
+                    None => {
+                        self.stage = if self.noisy_only { Stage::Done } else { Stage::GenQuiet };
+                    }
+                },
+                Stage::GenQuiet => {
+                    self.stage = Stage::Quiet;
+                    if self.skip_quiets {
+                        continue;
+                    }
+                    self.list.clear();
+                    pos.generate_into(GenType::Quiet, &mut self.list);
+                    let us = pos.side_to_move().index();
+                    for i in 0..self.list.len() {
+                        let m = self.list[i];
+                        let s = if m == ctx.killers[0] {
+                            1 << 24
+                        } else if m == ctx.killers[1] {
+                            (1 << 24) - 1
+                        } else if m == ctx.counter {
+                            (1 << 24) - 2
+                        } else {
+                            let mut s = 0;
+                            if ctx.use_history {
+                                s += ctx.hist.butterfly[us][m.from().index()][m.to().index()] as i32;
+                            }
+                            if ctx.use_cont {
+                                let ci = cont_index(pos, m);
+                                for p in ctx.prev {
+                                    if p != NONE_CONT && ci != NONE_CONT {
+                                        s += ctx.hist.cont[p][ci] as i32;
+                                    }
+                                }
+                            }
+                            s
+                        };
+                        self.scores[i] = s;
+                    }
+                    self.idx = 0;
+                }
+                Stage::Quiet => {
+                    if !self.skip_quiets {
+                        if let Some((m, _)) = self.pick_best() {
+                            if m == self.tt_move {
+                                continue;
+                            }
+                            return Some(m);
+                        }
+                    }
+                    self.stage = Stage::BadNoisy;
+                }
+                Stage::BadNoisy => {
+                    if self.bad_idx < self.bad.len() {
+                        self.bad_idx += 1;
+                        return Some(self.bad[self.bad_idx - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+}

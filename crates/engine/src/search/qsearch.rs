@@ -1,0 +1,149 @@
+//! Quiescence search: captures and promotions (SEE- and delta-pruned) until the
+//! position is quiet; all evasions when in check.
+
+use super::ordering::{captured_role, cont_index, is_capture, MovePicker, QuietContext, NONE_CONT};
+use super::thread::Worker;
+use super::Shared;
+use crate::eval;
+use crate::score::*;
+use crate::tt::Bound;
+use bastion_core::{Move, Position, Role};
+
+const PIECE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 0];
+
+impl Worker {
+    pub(crate) fn qsearch<const PV: bool>(&mut self, sh: &Shared, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        self.count_node(sh);
+        if self.stopped {
+            return 0;
+        }
+        if PV {
+            self.pv_len[ply] = ply;
+            self.seldepth = self.seldepth.max(ply + 1);
+        }
+        if self.is_draw(pos) {
+            return self.draw_value(sh, pos);
+        }
+        let in_check = pos.in_check();
+        if ply >= MAX_PLY - 4 {
+            return if in_check { 0 } else { eval::evaluate(pos, &mut self.pawns) };
+        }
+        let entry = sh.tt.probe(pos.key());
+        let tt_score = entry.map_or(-INFINITE, |e| from_tt(e.score, ply));
+        if let Some(e) = entry {
+            if !PV
+                && (e.bound == Bound::Exact
+                    || (e.bound == Bound::Lower && tt_score >= beta)
+                    || (e.bound == Bound::Upper && tt_score <= alpha))
+            {
+                return tt_score;
+            }
+        }
+        let mut best;
+        let static_eval;
+        if in_check {
+            best = -INFINITE;
+            static_eval = 0;
+        } else {
+            static_eval = match entry {
+                Some(e) if e.eval != 0 => e.eval,
+                _ if self.params.lazy_eval => {
+                    eval::evaluate_lazy(pos, &mut self.pawns, alpha, beta, self.params.lazy_margin)
+                }
+                _ => eval::evaluate(pos, &mut self.pawns),
+            };
+            best = static_eval;
+            if let Some(e) = entry {
+                if !is_decisive(tt_score)
+                    && ((e.bound == Bound::Lower && tt_score > best) || (e.bound == Bound::Upper && tt_score < best))
+                {
+                    best = tt_score;
+                }
+            }
+            if best >= beta {
+                if entry.is_none() {
+                    sh.tt.store(pos.key(), Move::NULL, to_tt(best, ply), static_eval, -1, Bound::Lower, false);
+                }
+                return best;
+            }
+            alpha = alpha.max(best);
+        }
+        let tt_move = entry
+            .map(|e| e.mv)
+            .filter(|&m| !m.is_null() && (in_check || is_capture(pos, m) || m.is_promotion()) && pos.is_legal(m))
+            .unwrap_or(Move::NULL);
+        let futility_base = static_eval + 160;
+        let mut picker = MovePicker::new(tt_move, !in_check);
+        let ctx = QuietContext {
+            hist: &self.hist,
+            killers: [Move::NULL; 2],
+            counter: Move::NULL,
+            prev: [if ply >= 1 { self.stack[ply - 1].cont } else { NONE_CONT }, NONE_CONT],
+            use_history: true,
+            use_cont: true,
+        };
+        let mut moves = Vec::with_capacity(32);
+        while let Some(m) = picker.next(pos, &ctx) {
+            moves.push(m);
+        }
+        let mut best_move = Move::NULL;
+        let mut legal = 0;
+        for m in moves {
+            legal += 1;
+            if !in_check && best > -TB_WIN_IN_MAX {
+                if let Some(r) = m.promotion_role() {
+                    if r != Role::Queen {
+                        continue;
+                    }
+                }
+                // Delta pruning: even winning the piece does not reach alpha.
+                if !m.is_promotion() && !pos.gives_check(m) {
+                    let gain = PIECE_VALUE[captured_role(pos, m).index()];
+                    if futility_base + gain <= alpha {
+                        best = best.max(futility_base + gain);
+                        continue;
+                    }
+                }
+                if !pos.see_ge(m, 0) {
+                    continue;
+                }
+            } else if in_check && best > -TB_WIN_IN_MAX && legal > 3 && !is_capture(pos, m) {
+                // Late quiet evasions once a defence has been found.
+                continue;
+            }
+            let child = pos.play(m);
+            self.push_key(child.key());
+            self.stack[ply].mv = m;
+            self.stack[ply].cont = cont_index(pos, m);
+            let v = -self.qsearch::<PV>(sh, &child, -beta, -alpha, ply + 1);
+            self.pop_key();
+            if self.stopped {
+                return 0;
+            }
+            if v > best {
+                best = v;
+                if v > alpha {
+                    best_move = m;
+                    if PV {
+                        self.pv[ply][ply] = m;
+                        let child_len = self.pv_len[ply + 1].max(ply + 1);
+                        for i in ply + 1..child_len {
+                            self.pv[ply][i] = self.pv[ply + 1][i];
+                        }
+                        self.pv_len[ply] = child_len;
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        if in_check && legal == 0 {
+            return mated_in(ply);
+        }
+        let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
+        sh.tt.store(pos.key(), best_move, to_tt(best, ply), static_eval, 0, bound, PV);
+        best
+    }
+}

@@ -1,0 +1,363 @@
+//! One search thread: its stacks and histories, iterative deepening with
+//! aspiration windows and MultiPV, and Lazy SMP helper scheduling.
+
+use super::ordering::{Histories, ContIndex, NONE_CONT};
+use super::{PvLine, ScoreBound, SearchInfo, SearchResult, Shared};
+use crate::eval::PawnCache;
+use crate::options::SearchParams;
+use crate::score::*;
+use bastion_core::{Move, Position};
+use std::sync::atomic::Ordering;
+
+/// Per-ply search state.
+#[derive(Clone, Copy)]
+pub(crate) struct Frame {
+    pub static_eval: i32,
+    pub mv: Move,
+    pub cont: ContIndex,
+    pub excluded: Move,
+    /// Adaptive Depth Control: this subtree hangs below a late quiet PV sibling.
+    pub adc: bool,
+    pub captured: bool,
+}
+
+impl Default for Frame {
+    fn default() -> Self {
+        Frame { static_eval: NO_EVAL, mv: Move::NULL, cont: NONE_CONT, excluded: Move::NULL, adc: false, captured: false }
+    }
+}
+
+/// "No static evaluation" (in check).
+pub(crate) const NO_EVAL: i32 = -INFINITE - 1;
+
+/// A root move with its latest score and line.
+#[derive(Clone, Debug)]
+pub(crate) struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub prev_score: i32,
+    pub pv: Vec<Move>,
+    pub seldepth: usize,
+}
+
+/// A search thread.
+pub(crate) struct Worker {
+    pub id: usize,
+    pub pawns: PawnCache,
+    pub hist: Histories,
+    pub killers: Vec<[Move; 2]>,
+    pub stack: Vec<Frame>,
+    pub pv: Vec<[Move; MAX_PLY + 1]>,
+    pub pv_len: [usize; MAX_PLY + 2],
+    pub keys: Vec<u64>,
+    pub root: Position,
+    pub root_moves: Vec<RootMove>,
+    pub pv_idx: usize,
+    pub root_depth: i32,
+    pub seldepth: usize,
+    pub nodes: u64,
+    pub stopped: bool,
+    pub nmp_min_ply: usize,
+    pub params: SearchParams,
+    pub lmr: Box<[[i32; 64]; 64]>,
+}
+
+impl Worker {
+    pub fn new(id: usize) -> Worker {
+        let mut lmr = Box::new([[0i32; 64]; 64]);
+        for (d, row) in lmr.iter_mut().enumerate().skip(1) {
+            for (m, r) in row.iter_mut().enumerate().skip(1) {
+                *r = (0.8 + (d as f64).ln() * (m as f64).ln() / 2.3) as i32;
+            }
+        }
+        Worker {
+            id,
+            pawns: PawnCache::new(),
+            hist: Histories::default(),
+            killers: vec![[Move::NULL; 2]; MAX_PLY + 8],
+            stack: vec![Frame::default(); MAX_PLY + 8],
+            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 2],
+            keys: Vec::new(),
+            root: Position::startpos(),
+            root_moves: Vec::new(),
+            pv_idx: 0,
+            root_depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            stopped: false,
+            nmp_min_ply: 0,
+            params: SearchParams::default(),
+            lmr,
+        }
+    }
+
+    pub fn clear(&mut self) {
+        self.hist = Histories::default();
+        self.pawns = PawnCache::new();
+        self.killers.iter_mut().for_each(|k| *k = [Move::NULL; 2]);
+    }
+
+    pub fn start_search(&mut self, pos: &Position, history: &[u64], sh: &Shared) {
+        self.root = pos.clone();
+        self.keys.clear();
+        self.keys.extend_from_slice(history);
+        self.keys.push(pos.key());
+        self.nodes = 0;
+        self.stopped = false;
+        self.nmp_min_ply = 0;
+        self.params = sh.opts.params.clone();
+        self.seldepth = 0;
+        self.stack.iter_mut().for_each(|f| *f = Frame::default());
+        self.killers.iter_mut().for_each(|k| *k = [Move::NULL; 2]);
+        let mut moves: Vec<Move> = pos.legal_moves().iter().copied().collect();
+        if !sh.limits.searchmoves.is_empty() {
+            let filtered: Vec<Move> = moves.iter().copied().filter(|m| sh.limits.searchmoves.contains(m)).collect();
+            if !filtered.is_empty() {
+                moves = filtered;
+            }
+        }
+        // Tablebase at the root: keep only the moves that preserve the best result.
+        if let Some(tb) = sh.tb {
+            if pos.occupied().count() <= tb.max_pieces() && pos.castling().is_empty() {
+                if let Some(values) = tb.probe_root(pos) {
+                    if let Some(best) = values.iter().filter(|(m, _, _)| moves.contains(m)).map(|v| v.1).max() {
+                        let keep: Vec<Move> =
+                            values.iter().filter(|v| v.1 == best && moves.contains(&v.0)).map(|v| v.0).collect();
+                        if !keep.is_empty() {
+                            moves = keep;
+                        }
+                        sh.tbhits.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            }
+        }
+        self.root_moves = moves
+            .into_iter()
+            .map(|mv| RootMove { mv, score: -INFINITE, prev_score: -INFINITE, pv: vec![mv], seldepth: 0 })
+            .collect();
+    }
+
+    fn publish_nodes(&self, sh: &Shared) {
+        sh.nodes[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// Called every few hundred nodes: sets `stopped` on stop, abort, time or node limit.
+    pub fn check_limits(&mut self, sh: &Shared) {
+        self.publish_nodes(sh);
+        if sh.should_abort() {
+            self.stopped = true;
+            return;
+        }
+        if self.id == 0 {
+            if let Some(n) = sh.limits.nodes {
+                if sh.total_nodes() >= n {
+                    self.stopped = true;
+                }
+            }
+            if !sh.control.pondering.load(Ordering::Relaxed) && sh.time.hard_expired() {
+                self.stopped = true;
+            }
+            if self.stopped {
+                sh.abort.store(true, Ordering::SeqCst);
+            }
+        }
+    }
+
+    fn line(&self, i: usize, bound: ScoreBound) -> PvLine {
+        let rm = &self.root_moves[i];
+        let value = if rm.score == -INFINITE { rm.prev_score } else { rm.score };
+        PvLine { multipv: i + 1, score: Score::from_value(value), value, bound, pv: rm.pv.clone() }
+    }
+
+    fn report(&self, sh: &Shared, depth: i32, line: PvLine, info: &mut dyn FnMut(&SearchInfo)) {
+        self.publish_nodes(sh);
+        let nodes = sh.total_nodes();
+        let ms = sh.time.elapsed().as_millis() as u64;
+        info(&SearchInfo {
+            depth,
+            seldepth: self.seldepth.max(self.root_moves[line.multipv - 1].seldepth) as i32,
+            line,
+            nodes,
+            nps: nodes * 1000 / ms.max(1),
+            hashfull: sh.tt.hashfull(),
+            tbhits: sh.tbhits.load(Ordering::Relaxed),
+            time_ms: ms,
+        });
+    }
+
+    fn sort_root(&mut self, from: usize, to: usize) {
+        self.root_moves[from..to].sort_by(|a, b| b.score.cmp(&a.score));
+    }
+
+    /// Iterative deepening. The main thread (id 0) reports and decides when to stop.
+    pub fn iterate(&mut self, sh: &Shared, info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+        let mut result = SearchResult {
+            best: self.root_moves.first().map(|r| r.mv),
+            ponder: None,
+            score: Score::Cp(0),
+            value: 0,
+            pv: self.root_moves.first().map(|r| vec![r.mv]).unwrap_or_default(),
+            lines: Vec::new(),
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            time_ms: 0,
+        };
+        if self.root_moves.is_empty() {
+            let v = if self.root.in_check() { mated_in(0) } else { 0 };
+            result.score = Score::from_value(v);
+            result.value = v;
+            return result;
+        }
+        let multipv = sh.opts.multipv.clamp(1, self.root_moves.len());
+        let max_depth = sh.limits.depth.unwrap_or(MAX_PLY as i32 - 8).clamp(1, MAX_PLY as i32 - 8);
+        let main = self.id == 0;
+        let mut prev_best = Move::NULL;
+        let mut prev_value = 0;
+        let mut instability = 0.0f64;
+        for depth in 1..=max_depth {
+            // Lazy SMP: helpers skip some depths so threads spread over different depths.
+            if !main {
+                const SKIP_SIZE: [i32; 8] = [1, 1, 2, 2, 2, 2, 3, 3];
+                const SKIP_PHASE: [i32; 8] = [0, 1, 0, 1, 2, 3, 0, 1];
+                let i = (self.id - 1) % 8;
+                if ((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 != 0 && depth > 1 {
+                    continue;
+                }
+            }
+            self.root_depth = depth;
+            for rm in &mut self.root_moves {
+                if rm.score != -INFINITE {
+                    rm.prev_score = rm.score;
+                }
+                rm.score = -INFINITE;
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.seldepth = 0;
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta = 14 + prev * prev / 12_000;
+                let (mut alpha, mut beta) = if depth >= 4 && self.params.aspiration && !is_decisive(prev) && prev > -INFINITE
+                {
+                    ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+                } else {
+                    (-INFINITE, INFINITE)
+                };
+                loop {
+                    let v = self.search::<true>(sh, &self.root.clone(), alpha, beta, depth, 0, false);
+                    self.sort_root(pv_idx, self.root_moves.len());
+                    if self.stopped {
+                        break;
+                    }
+                    let bound = if v <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (v - delta).max(-INFINITE);
+                        ScoreBound::Upper
+                    } else if v >= beta {
+                        beta = (v + delta).min(INFINITE);
+                        ScoreBound::Lower
+                    } else {
+                        break;
+                    };
+                    if main && sh.time.elapsed().as_millis() > 2000 {
+                        let mut line = self.line(pv_idx, bound);
+                        line.value = v;
+                        line.score = Score::from_value(v);
+                        self.report(sh, depth, line, info);
+                    }
+                    delta += delta / 2;
+                    if delta > 1000 {
+                        alpha = -INFINITE;
+                        beta = INFINITE;
+                    }
+                }
+                self.sort_root(0, pv_idx + 1);
+                if self.stopped {
+                    break;
+                }
+            }
+            if self.stopped {
+                // A move that beat the previous best in the unfinished iteration is trusted.
+                if main && self.root_moves[0].score > -INFINITE && depth > 1 {
+                    result.best = Some(self.root_moves[0].mv);
+                    result.pv = self.root_moves[0].pv.clone();
+                    if self.root_moves[0].mv != prev_best {
+                        result.value = self.root_moves[0].score;
+                        result.score = Score::from_value(result.value);
+                    }
+                }
+                break;
+            }
+            if !main {
+                continue;
+            }
+            let lines: Vec<PvLine> = (0..multipv).map(|i| self.line(i, ScoreBound::Exact)).collect();
+            for l in &lines {
+                self.report(sh, depth, l.clone(), info);
+            }
+            let best = &self.root_moves[0];
+            result.best = Some(best.mv);
+            result.pv = best.pv.clone();
+            result.value = best.score;
+            result.score = Score::from_value(best.score);
+            result.depth = depth;
+            result.seldepth = result.seldepth.max(self.seldepth as i32);
+            result.lines = lines;
+            if best.mv != prev_best && depth > 1 {
+                instability += 1.0;
+            }
+            instability *= 0.6;
+            let falling = ((prev_value - best.score) as f64 / 120.0).clamp(0.0, 0.8);
+            prev_best = best.mv;
+            prev_value = best.score;
+
+            // Stop conditions checked between iterations.
+            if let Some(m) = sh.limits.mate {
+                if let Score::Mate(n) = result.score {
+                    if n > 0 && n <= m {
+                        break;
+                    }
+                }
+            }
+            if let Some(n) = sh.limits.nodes {
+                if sh.total_nodes() >= n {
+                    break;
+                }
+            }
+            if !sh.control.pondering.load(Ordering::Relaxed) {
+                let factor = (1.0 + instability) * (1.0 + falling) * if self.root_moves.len() == 1 { 0.1 } else { 1.0 };
+                if sh.time.soft_expired(0.6 * factor) {
+                    break;
+                }
+                // A forced mate found with a few plies to spare: no need to go on in timed games.
+                if sh.time.soft.is_some() && !sh.time.fixed && is_mate(best.score) && depth > 2 * (MATE - best.score.abs()) + 6 {
+                    break;
+                }
+            }
+        }
+        if main {
+            // Ponder move: the second PV move, else the hash move after the best move.
+            if let Some(b) = result.best {
+                if result.pv.first() != Some(&b) {
+                    result.pv = vec![b];
+                }
+                result.ponder = result.pv.get(1).copied().or_else(|| {
+                    let child = self.root.play(b);
+                    sh.tt.probe(child.key()).map(|e| e.mv).filter(|&m| !m.is_null() && child.is_legal(m))
+                });
+            }
+            if result.lines.is_empty() {
+                result.lines = vec![PvLine {
+                    multipv: 1,
+                    score: result.score,
+                    value: result.value,
+                    bound: ScoreBound::Exact,
+                    pv: result.pv.clone(),
+                }];
+            }
+        }
+        self.publish_nodes(sh);
+        result
+    }
+}

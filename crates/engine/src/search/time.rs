@@ -1,0 +1,98 @@
+//! Time allocation: a soft limit (do not start another iteration after it, scaled
+//! by best-move instability and falling scores) and a hard limit (abort).
+
+use super::Limits;
+use bastion_core::Color;
+use std::time::{Duration, Instant};
+
+/// Time limits of one search.
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    /// When `go` arrived.
+    pub start: Instant,
+    /// Target time for the move, if the search is timed.
+    pub soft: Option<Duration>,
+    /// Time at which the search is aborted.
+    pub hard: Option<Duration>,
+    /// Fixed time per move (`movetime`): use all of it.
+    pub fixed: bool,
+}
+
+impl TimeManager {
+    /// Allocates time for a search by `side` under `limits`.
+    pub fn new(start: Instant, limits: &Limits, side: Color, overhead_ms: u64) -> TimeManager {
+        if limits.infinite {
+            return TimeManager { start, soft: None, hard: None, fixed: false };
+        }
+        if let Some(mt) = limits.movetime_ms {
+            let t = Duration::from_millis(mt.saturating_sub(overhead_ms).max(1));
+            return TimeManager { start, soft: Some(t), hard: Some(t), fixed: true };
+        }
+        let (time, inc) = match side {
+            Color::White => (limits.wtime_ms, limits.winc_ms.unwrap_or(0)),
+            Color::Black => (limits.btime_ms, limits.binc_ms.unwrap_or(0)),
+        };
+        let Some(time) = time else {
+            return TimeManager { start, soft: None, hard: None, fixed: false };
+        };
+        let avail = time.saturating_sub(overhead_ms).max(1) as f64;
+        let mtg = limits.movestogo.unwrap_or(0);
+        let (soft, hard) = if mtg == 1 {
+            (avail * 0.5, avail * 0.85)
+        } else {
+            let horizon = if mtg > 0 { mtg.min(40) as f64 } else { 28.0 };
+            let base = avail / horizon + inc as f64 * 0.75;
+            (base.min(avail * 0.45), (base * 4.5).min(avail * 0.7))
+        };
+        TimeManager {
+            start,
+            soft: Some(Duration::from_micros((soft * 1000.0) as u64)),
+            hard: Some(Duration::from_micros((hard.max(1.0) * 1000.0) as u64)),
+            fixed: false,
+        }
+    }
+
+    /// Time since the search started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// True once the hard limit has passed.
+    pub fn hard_expired(&self) -> bool {
+        self.hard.is_some_and(|h| self.elapsed() >= h)
+    }
+
+    /// True if, with this `factor` on the soft limit, no new iteration should start.
+    pub fn soft_expired(&self, factor: f64) -> bool {
+        match self.soft {
+            Some(_) if self.fixed => self.hard_expired(),
+            Some(s) => {
+                let target = s.as_secs_f64() * factor;
+                let hard = self.hard.map_or(f64::MAX, |h| h.as_secs_f64());
+                self.elapsed().as_secs_f64() >= target.min(hard)
+            }
+            None => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn allocation_is_within_the_clock() {
+        let start = Instant::now();
+        for (time, inc, mtg) in [(1u64, 0u64, None), (50, 0, None), (1000, 0, Some(1)), (60_000, 1000, None), (300_000, 0, Some(40))] {
+            let l = Limits { wtime_ms: Some(time), winc_ms: Some(inc), movestogo: mtg, ..Limits::default() };
+            let tm = TimeManager::new(start, &l, Color::White, 10);
+            let hard = tm.hard.unwrap().as_millis() as u64;
+            assert!(hard <= time.saturating_sub(10).max(1), "hard {hard} for time {time}");
+            assert!(tm.soft.unwrap() <= tm.hard.unwrap());
+        }
+        let l = Limits { movetime_ms: Some(100), ..Limits::default() };
+        let tm = TimeManager::new(start, &l, Color::Black, 10);
+        assert_eq!(tm.hard, Some(Duration::from_millis(90)));
+        assert!(TimeManager::new(start, &Limits { infinite: true, wtime_ms: Some(5), ..Limits::default() }, Color::White, 0).hard.is_none());
+    }
+}

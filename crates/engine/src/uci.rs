@@ -1,0 +1,505 @@
+//! The UCI protocol loop.
+//!
+//! The search runs on its own thread (the [`Engine`] moves into it and comes back
+//! when it ends), so the loop keeps reading input: `stop`, `ponderhit`, `isready`
+//! and `quit` are answered at once. Malformed input is reported with
+//! `info string` and otherwise ignored.
+
+use crate::options::{EngineOptions, SearchParams};
+use crate::score::Score;
+use crate::search::{Engine, Limits, ScoreBound, SearchControl, SearchInfo};
+use crate::tb::TbProber;
+use bastion_core::{Move, Position};
+use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+/// Loads a tablebase for an option (`SyzygyPath` or `BastionTBPath`) and a path;
+/// `Ok(None)` unloads. Supplied by the CLI so this crate needs no tablebase code.
+pub type TbLoader = Box<dyn Fn(&str, &str) -> Result<Option<Arc<dyn TbProber>>, String> + Send>;
+
+/// Engine name reported to GUIs.
+pub const ENGINE_NAME: &str = concat!("Bastion ", env!("CARGO_PKG_VERSION"));
+
+/// A UCI session writing to `W`.
+pub struct UciSession<W: Write + Send + 'static> {
+    out: Arc<Mutex<W>>,
+    engine: Option<Engine>,
+    search: Option<JoinHandle<Engine>>,
+    control: Arc<SearchControl>,
+    opts: EngineOptions,
+    pos: Position,
+    history: Vec<u64>,
+    chess960: bool,
+    show_wdl: bool,
+    tb_loader: Option<TbLoader>,
+    tb_paths: Vec<(String, String)>,
+    unbounded: bool,
+}
+
+impl<W: Write + Send + 'static> UciSession<W> {
+    /// A session with default options.
+    pub fn new(out: W) -> UciSession<W> {
+        let opts = EngineOptions::default();
+        let engine = Engine::new(opts.clone());
+        let control = engine.control();
+        UciSession {
+            out: Arc::new(Mutex::new(out)),
+            engine: Some(engine),
+            search: None,
+            control,
+            opts,
+            pos: Position::startpos(),
+            history: Vec::new(),
+            chess960: false,
+            show_wdl: false,
+            tb_loader: None,
+            tb_paths: Vec::new(),
+            unbounded: false,
+        }
+    }
+
+    /// Installs the tablebase loader used by `SyzygyPath` / `BastionTBPath`.
+    pub fn with_tablebase_loader(mut self, loader: TbLoader) -> Self {
+        self.tb_loader = Some(loader);
+        self
+    }
+
+    fn say(&self, line: &str) {
+        say(&self.out, line);
+    }
+
+    /// Reads commands until `quit` or end of input; a running search is stopped at the end.
+    pub fn run<R: BufRead>(mut self, mut input: R) {
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match input.read_until(b'\n', &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {}
+            }
+            let line = String::from_utf8_lossy(&buf);
+            if !self.handle(&line) {
+                self.finish_search();
+                return;
+            }
+        }
+        // End of input: a bounded search may finish (so `echo "go depth 12" | bastion` works);
+        // an infinite or ponder search is stopped.
+        if let Some(h) = self.search.take() {
+            if self.unbounded {
+                self.control.stop();
+            }
+            if let Ok(e) = h.join() {
+                self.engine = Some(e);
+            }
+        }
+    }
+
+    /// Waits for a running search to end (after `stop`) and takes the engine back.
+    fn finish_search(&mut self) {
+        if let Some(h) = self.search.take() {
+            self.control.stop();
+            match h.join() {
+                Ok(e) => self.engine = Some(e),
+                Err(_) => {
+                    self.say("info string search thread failed; engine restarted");
+                    let e = Engine::new(self.opts.clone());
+                    self.control = e.control();
+                    self.engine = Some(e);
+                }
+            }
+        }
+    }
+
+    /// Takes the engine back if the search already ended on its own.
+    fn reclaim_if_done(&mut self) -> bool {
+        if self.search.as_ref().is_some_and(|h| h.is_finished()) {
+            self.finish_search();
+        }
+        self.search.is_none()
+    }
+
+    /// Handles one input line; returns false on `quit`.
+    pub fn handle(&mut self, line: &str) -> bool {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let Some(&cmd) = tokens.first() else { return true };
+        match cmd {
+            "uci" => self.cmd_uci(),
+            "isready" => self.say("readyok"),
+            "ucinewgame" => {
+                self.finish_search();
+                if let Some(e) = &mut self.engine {
+                    e.clear();
+                }
+            }
+            "position" => self.cmd_position(&tokens[1..]),
+            "go" => self.cmd_go(&tokens[1..]),
+            "stop" => self.finish_search(),
+            "ponderhit" => self.control.ponderhit(),
+            "setoption" => self.cmd_setoption(&tokens[1..]),
+            "quit" => {
+                self.finish_search();
+                return false;
+            }
+            "d" => {
+                let text = format!("{}", self.pos);
+                for l in text.lines() {
+                    self.say(&format!("info string {l}"));
+                }
+            }
+            "eval" => {
+                let mut cache = crate::eval::PawnCache::new();
+                let v = crate::eval::evaluate(&self.pos, &mut cache);
+                self.say(&format!("info string static eval {v} cp (side to move)"));
+            }
+            "debug" | "register" => {}
+            _ => self.say(&format!("info string unknown command: {}", truncate(line.trim()))),
+        }
+        true
+    }
+
+    fn cmd_uci(&self) {
+        let mut lines = vec![format!("id name {ENGINE_NAME}"), "id author the Bastion developers".to_string()];
+        let d = EngineOptions::default();
+        lines.push(format!("option name Hash type spin default {} min 1 max 65536", d.hash_mb));
+        lines.push(format!("option name Threads type spin default {} min 1 max 256", d.threads));
+        lines.push(format!("option name MultiPV type spin default {} min 1 max 256", d.multipv));
+        lines.push("option name Ponder type check default false".to_string());
+        lines.push(format!("option name Move Overhead type spin default {} min 0 max 5000", d.move_overhead_ms));
+        lines.push("option name Clear Hash type button".to_string());
+        lines.push("option name UCI_Chess960 type check default false".to_string());
+        lines.push("option name UCI_ShowWDL type check default false".to_string());
+        lines.push("option name Contempt type spin default 0 min -200 max 200".to_string());
+        lines.push("option name SyzygyPath type string default <empty>".to_string());
+        lines.push("option name BastionTBPath type string default <empty>".to_string());
+        lines.push("uciok".to_string());
+        for l in lines {
+            self.say(&l);
+        }
+    }
+
+    fn cmd_position(&mut self, args: &[&str]) {
+        let (mut pos, rest) = match args.first() {
+            Some(&"startpos") => (Position::startpos(), &args[1..]),
+            Some(&"fen") => {
+                let end = args.iter().position(|&t| t == "moves").unwrap_or(args.len());
+                let fen = args[1..end].join(" ");
+                match Position::from_fen(&fen) {
+                    Ok(p) => (p, &args[end..]),
+                    Err(e) => {
+                        self.say(&format!("info string invalid FEN {:?}: {e}; position unchanged", truncate(&fen)));
+                        return;
+                    }
+                }
+            }
+            _ => {
+                self.say("info string usage: position (startpos | fen <fen>) [moves <move>...]; position unchanged");
+                return;
+            }
+        };
+        pos.set_chess960(self.chess960 || pos.is_chess960());
+        let mut history = Vec::new();
+        match rest.first() {
+            None => {}
+            Some(&"moves") => {
+                for t in &rest[1..] {
+                    match pos.parse_uci(t) {
+                        Ok(m) => {
+                            history.push(pos.key());
+                            pos = pos.play(m);
+                        }
+                        Err(e) => {
+                            self.say(&format!("info string illegal move {}: {e}; moves after it ignored", truncate(t)));
+                            break;
+                        }
+                    }
+                }
+            }
+            Some(t) => self.say(&format!("info string unexpected {:?} in position command", truncate(t))),
+        }
+        self.pos = pos;
+        self.history = history;
+    }
+
+    fn parse_go(&self, args: &[&str]) -> Limits {
+        let mut l = Limits::default();
+        let mut i = 0;
+        let num = |s: Option<&&str>| -> Option<i64> { s.and_then(|v| v.parse::<i64>().ok()) };
+        while i < args.len() {
+            let key = args[i];
+            let val = args.get(i + 1);
+            let mut take = 1;
+            let mut bad = false;
+            let ms = |v: Option<i64>| v.map(|x| x.max(0) as u64);
+            match key {
+                "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "nodes" | "mate" | "movetime" => {
+                    take = 2;
+                    let v = num(val);
+                    if v.is_none() {
+                        bad = true;
+                    }
+                    match key {
+                        "wtime" => l.wtime_ms = ms(v),
+                        "btime" => l.btime_ms = ms(v),
+                        "winc" => l.winc_ms = ms(v),
+                        "binc" => l.binc_ms = ms(v),
+                        "movestogo" => l.movestogo = v.filter(|&x| x > 0).map(|x| x.min(1000) as u32),
+                        "depth" => l.depth = v.map(|x| x.clamp(1, 120) as i32),
+                        "nodes" => l.nodes = v.map(|x| x.max(1) as u64),
+                        "mate" => l.mate = v.filter(|&x| x > 0).map(|x| x.min(120) as i32),
+                        _ => l.movetime_ms = ms(v),
+                    }
+                }
+                "infinite" => l.infinite = true,
+                "ponder" => l.ponder = true,
+                "searchmoves" => {
+                    let mut j = i + 1;
+                    while j < args.len() {
+                        match self.pos.parse_uci(args[j]) {
+                            Ok(m) => l.searchmoves.push(m),
+                            Err(_) => break,
+                        }
+                        j += 1;
+                    }
+                    take = j - i;
+                }
+                other => self.say(&format!("info string ignoring unknown go parameter {:?}", truncate(other))),
+            }
+            if bad {
+                self.say(&format!("info string bad value for go {key}; ignored"));
+            }
+            i += take;
+        }
+        // "mate N" alone also bounds the depth so the search terminates.
+        if let (Some(m), None, None, None) = (l.mate, l.depth, l.movetime_ms, l.nodes) {
+            if !l.infinite && l.wtime_ms.is_none() && l.btime_ms.is_none() {
+                l.depth = Some((4 * m + 12).min(120));
+            }
+        }
+        l
+    }
+
+    fn cmd_go(&mut self, args: &[&str]) {
+        self.finish_search();
+        let limits = self.parse_go(args);
+        self.unbounded = limits.infinite
+            || limits.ponder
+            || (limits.depth.is_none()
+                && limits.nodes.is_none()
+                && limits.movetime_ms.is_none()
+                && limits.wtime_ms.is_none()
+                && limits.btime_ms.is_none());
+        let Some(mut engine) = self.engine.take() else {
+            self.say("info string engine unavailable");
+            return;
+        };
+        self.control = engine.control();
+        let pos = self.pos.clone();
+        let history = self.history.clone();
+        let out = Arc::clone(&self.out);
+        let show_wdl = self.show_wdl;
+        self.control.stop.store(false, std::sync::atomic::Ordering::SeqCst);
+        let handle = std::thread::Builder::new()
+            .name("search".into())
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let result = engine.search(&pos, &history, &limits, &mut |info| {
+                    say(&out, &format_info(&pos, info, show_wdl));
+                });
+                let line = match result.best {
+                    Some(b) => match result.ponder {
+                        Some(p) => format!("bestmove {} ponder {}", pos.to_uci(b), pos.play(b).to_uci(p)),
+                        None => format!("bestmove {}", pos.to_uci(b)),
+                    },
+                    None => "bestmove 0000".to_string(),
+                };
+                say(&out, &line);
+                engine
+            });
+        match handle {
+            Ok(h) => self.search = Some(h),
+            Err(e) => {
+                self.say(&format!("info string cannot start search thread: {e}"));
+                self.say("bestmove 0000");
+                let e = Engine::new(self.opts.clone());
+                self.control = e.control();
+                self.engine = Some(e);
+            }
+        }
+    }
+
+    fn cmd_setoption(&mut self, args: &[&str]) {
+        let name_start = match args.first() {
+            Some(&"name") => 1,
+            _ => {
+                self.say("info string usage: setoption name <name> [value <value>]");
+                return;
+            }
+        };
+        let vpos = args.iter().position(|&t| t == "value").unwrap_or(args.len());
+        let name = args[name_start..vpos.max(name_start)].join(" ");
+        let value = if vpos < args.len() { args[vpos + 1..].join(" ") } else { String::new() };
+        if !self.reclaim_if_done() {
+            self.say(&format!("info string cannot change option {:?} while searching", truncate(&name)));
+            return;
+        }
+        let lname = name.to_ascii_lowercase();
+        let spin = |v: &str, lo: i64, hi: i64| -> Result<i64, String> {
+            let x: i64 = v.trim().parse().map_err(|_| format!("value {:?} is not a number", truncate(v)))?;
+            if x < lo || x > hi {
+                return Err(format!("value {x} outside {lo}..{hi}"));
+            }
+            Ok(x)
+        };
+        let check = |v: &str| -> Result<bool, String> {
+            match v.trim().to_ascii_lowercase().as_str() {
+                "true" => Ok(true),
+                "false" => Ok(false),
+                other => Err(format!("value {:?} is not true/false", truncate(other))),
+            }
+        };
+        let mut opts = self.opts.clone();
+        let result: Result<(), String> = match lname.as_str() {
+            "hash" => spin(&value, 1, 65536).map(|x| opts.hash_mb = x as usize),
+            "threads" => spin(&value, 1, 256).map(|x| opts.threads = x as usize),
+            "multipv" => spin(&value, 1, 256).map(|x| opts.multipv = x as usize),
+            "move overhead" => spin(&value, 0, 5000).map(|x| opts.move_overhead_ms = x as u64),
+            "contempt" => spin(&value, -200, 200).map(|x| opts.params.contempt = x as i32),
+            "adcthreshold" => spin(&value, 1, 64).map(|x| opts.params.adc_threshold = x as usize),
+            "lazymargin" => spin(&value, 0, 2000).map(|x| opts.params.lazy_margin = x as i32),
+            "ponder" => check(&value).map(|_| ()),
+            "uci_chess960" => check(&value).map(|b| {
+                self.chess960 = b;
+                self.pos.set_chess960(b);
+            }),
+            "uci_showwdl" => check(&value).map(|b| self.show_wdl = b),
+            "clear hash" => {
+                if let Some(e) = &mut self.engine {
+                    e.clear();
+                }
+                Ok(())
+            }
+            "syzygypath" | "bastiontbpath" => self.set_tb_path(&name, &value),
+            _ => match SearchParams::switches().iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)) {
+                Some((_, field)) => check(&value).map(|b| *field(&mut opts.params) = b),
+                None => Err("unknown option".to_string()),
+            },
+        };
+        match result {
+            Ok(()) => {
+                if opts != self.opts {
+                    self.opts = opts.clone();
+                    if let Some(e) = &mut self.engine {
+                        e.set_options(opts);
+                    }
+                }
+            }
+            Err(e) => self.say(&format!("info string setoption {:?}: {e}; ignored", truncate(&name))),
+        }
+    }
+
+    fn set_tb_path(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let v = value.trim();
+        let path = if v.is_empty() || v == "<empty>" { "" } else { v };
+        self.tb_paths.retain(|(n, _)| !n.eq_ignore_ascii_case(name));
+        let Some(loader) = &self.tb_loader else {
+            if path.is_empty() {
+                return Ok(());
+            }
+            return Err("this build has no tablebase support wired in".to_string());
+        };
+        let tb = loader(name, path)?;
+        if !path.is_empty() {
+            self.tb_paths.push((name.to_string(), path.to_string()));
+        }
+        if let Some(e) = &mut self.engine {
+            e.set_tablebase(tb);
+        }
+        self.say(&format!("info string {name} set to {:?}", path));
+        Ok(())
+    }
+}
+
+fn say<W: Write>(out: &Mutex<W>, line: &str) {
+    let mut w = match out.lock() {
+        Ok(w) => w,
+        Err(p) => p.into_inner(),
+    };
+    // Output errors (closed pipe) are ignored: the GUI has gone and quit will follow.
+    let _ = writeln!(w, "{line}");
+    let _ = w.flush();
+}
+
+fn truncate(s: &str) -> String {
+    if s.chars().count() > 80 {
+        format!("{}...", s.chars().take(80).collect::<String>())
+    } else {
+        s.to_string()
+    }
+}
+
+/// Win/draw/loss in permille from a score (a logistic model; mates are certain).
+pub fn wdl(score: Score) -> (u32, u32, u32) {
+    match score {
+        Score::Mate(m) if m > 0 => (1000, 0, 0),
+        Score::Mate(_) => (0, 0, 1000),
+        Score::Cp(cp) => {
+            let cp = cp as f64;
+            let w = 1000.0 / (1.0 + ((160.0 - cp) / 70.0).exp());
+            let l = 1000.0 / (1.0 + ((160.0 + cp) / 70.0).exp());
+            let (w, l) = (w.round() as u32, l.round() as u32);
+            (w, 1000 - w - l, l)
+        }
+    }
+}
+
+/// Formats a search report as a UCI `info` line.
+pub fn format_info(pos: &Position, info: &SearchInfo, show_wdl: bool) -> String {
+    let mut s = format!(
+        "info depth {} seldepth {} multipv {} score {}",
+        info.depth,
+        info.seldepth.max(info.depth.min(1)),
+        info.line.multipv,
+        info.line.score.to_uci()
+    );
+    match info.line.bound {
+        ScoreBound::Lower => s.push_str(" lowerbound"),
+        ScoreBound::Upper => s.push_str(" upperbound"),
+        ScoreBound::Exact => {}
+    }
+    if show_wdl {
+        let (w, d, l) = wdl(info.line.score);
+        s.push_str(&format!(" wdl {w} {d} {l}"));
+    }
+    s.push_str(&format!(
+        " nodes {} nps {} hashfull {} tbhits {} time {} pv",
+        info.nodes, info.nps, info.hashfull, info.tbhits, info.time_ms
+    ));
+    s.push_str(&pv_string(pos, &info.line.pv));
+    s
+}
+
+/// The moves of a line in UCI notation, each preceded by a space; stops at an illegal move.
+pub fn pv_string(pos: &Position, pv: &[Move]) -> String {
+    let mut s = String::new();
+    let mut p = pos.clone();
+    for &m in pv {
+        if !p.is_legal(m) {
+            break;
+        }
+        s.push(' ');
+        s.push_str(&p.to_uci(m));
+        p = p.play(m);
+    }
+    s
+}
+
+/// Runs a UCI session on standard input and output.
+pub fn run_stdio(loader: Option<TbLoader>) {
+    let mut session = UciSession::new(std::io::stdout());
+    if let Some(l) = loader {
+        session = session.with_tablebase_loader(l);
+    }
+    session.run(std::io::stdin().lock());
+}

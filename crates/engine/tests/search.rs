@@ -1,0 +1,155 @@
+//! Search behaviour: mates, draws, limits, MultiPV, threads, stop.
+
+use bastion_core::Position;
+use bastion_engine::{Engine, EngineOptions, Limits, Score};
+use std::time::{Duration, Instant};
+
+fn engine() -> Engine {
+    Engine::new(EngineOptions { hash_mb: 8, ..EngineOptions::default() })
+}
+
+fn search(e: &mut Engine, fen: &str, limits: Limits) -> bastion_engine::SearchResult {
+    let pos = Position::from_fen(fen).unwrap();
+    e.search(&pos, &[], &limits, &mut |_| {})
+}
+
+#[test]
+fn finds_mates_from_the_suite_and_reports_mate_scores() {
+    let text = include_str!("data/mates.epd");
+    let mut e = engine();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let fen_end = line.find(" bm ").unwrap();
+        let n: i32 = line[fen_end + 5..].trim_end_matches(';').trim().parse().unwrap();
+        let pos = Position::from_fen(&line[..fen_end]).unwrap();
+        e.clear();
+        let limits = if n > 0 {
+            Limits { mate: Some(n), depth: Some(4 * n + 12), ..Limits::default() }
+        } else {
+            Limits::depth(16)
+        };
+        let r = e.search(&pos, &[], &limits, &mut |_| {});
+        if n > 0 {
+            assert_eq!(r.score, Score::Mate(n), "{line}");
+            let after = pos.play(r.best.unwrap());
+            // The move must lead towards the mate: mate in 1 gives mate at once.
+            if n == 1 {
+                assert!(after.is_checkmate(), "{line}");
+            }
+        } else {
+            // Negative: the side to move gets mated in |n| whatever it does.
+            assert_eq!(r.score, Score::Mate(n), "{line}");
+        }
+    }
+}
+
+#[test]
+fn fifty_move_rule_and_stalemate_are_draws() {
+    let mut e = engine();
+    // KQ v K with the clock at 99 and no mate in one: every move ends the game drawn.
+    let r = search(&mut e, "8/8/8/8/8/2k5/8/K6Q w - - 99 80", Limits::depth(6));
+    assert_eq!(r.score, Score::Cp(0));
+    // With a mate in one available, the mate counts.
+    let r = search(&mut e, "7k/8/6K1/8/8/8/8/1Q6 w - - 99 80", Limits::depth(4));
+    assert_eq!(r.score, Score::Mate(1));
+    // Stalemate: no move, draw.
+    let r = search(&mut e, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", Limits::depth(5));
+    assert_eq!(r.best, None);
+    assert_eq!(r.score, Score::Cp(0));
+    // Checkmated: no move, mated.
+    let r = search(&mut e, "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", Limits::depth(5));
+    assert_eq!(r.best, None);
+    assert_eq!(r.score, Score::Mate(0));
+}
+
+#[test]
+fn repetition_in_the_game_history_is_a_draw() {
+    let mut e = engine();
+    let pos = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 10 30").unwrap();
+    let escape = pos.parse_uci("e8f8").unwrap();
+    let repeated = pos.play(escape).key();
+    // Without history, Black is simply lost.
+    let r = e.search(&pos, &[], &Limits::depth(6), &mut |_| {});
+    assert!(matches!(r.score, Score::Cp(c) if c < -500), "{:?}", r.score);
+    // With the position after Kf8 seen four plies before it, Kf8 draws.
+    e.clear();
+    let history = [repeated, 1, 2];
+    let r = e.search(&pos, &history, &Limits::depth(6), &mut |_| {});
+    assert_eq!(r.best, Some(escape));
+    assert_eq!(r.score, Score::Cp(0));
+}
+
+#[test]
+fn each_limit_terminates_the_search() {
+    let mut e = engine();
+    let start = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    let r = search(&mut e, start, Limits::depth(5));
+    assert_eq!(r.depth, 5);
+    e.clear();
+    let r = search(&mut e, start, Limits::nodes(20_000));
+    assert!(r.nodes >= 20_000 && r.nodes < 22_000, "nodes {}", r.nodes);
+    e.clear();
+    let t = Instant::now();
+    let r = search(&mut e, start, Limits::movetime(150));
+    assert!(t.elapsed() < Duration::from_millis(1500), "movetime overran: {:?}", t.elapsed());
+    assert!(r.best.is_some());
+    e.clear();
+    // Clock: 1 second left, must move quickly.
+    let t = Instant::now();
+    let r = search(&mut e, start, Limits { wtime_ms: Some(1000), btime_ms: Some(1000), ..Limits::default() });
+    assert!(t.elapsed() < Duration::from_millis(900), "clock overran: {:?}", t.elapsed());
+    assert!(r.best.is_some());
+    // Mate limit: stops once the mate is found, far before the depth cap.
+    e.clear();
+    let r = search(&mut e, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", Limits { mate: Some(1), ..Limits::default() });
+    assert_eq!(r.score, Score::Mate(1));
+    assert!(r.depth < 20);
+}
+
+#[test]
+fn multipv_reports_distinct_sorted_lines_at_each_depth() {
+    let mut e = Engine::new(EngineOptions { hash_mb: 8, multipv: 3, ..EngineOptions::default() });
+    let pos = Position::startpos();
+    let mut per_depth: std::collections::BTreeMap<i32, Vec<(usize, i32)>> = Default::default();
+    let r = e.search(&pos, &[], &Limits::depth(6), &mut |info| {
+        if info.line.bound == bastion_engine::ScoreBound::Exact {
+            per_depth.entry(info.depth).or_default().push((info.line.multipv, info.line.score.ordinal()));
+        }
+    });
+    assert_eq!(r.lines.len(), 3);
+    let firsts: std::collections::HashSet<_> = r.lines.iter().map(|l| l.pv[0]).collect();
+    assert_eq!(firsts.len(), 3);
+    assert!(r.lines.windows(2).all(|w| w[0].value >= w[1].value));
+    for d in 1..=6 {
+        let lines = &per_depth[&d];
+        assert_eq!(lines.iter().map(|l| l.0).collect::<Vec<_>>(), vec![1, 2, 3], "depth {d}");
+        assert!(lines.windows(2).all(|w| w[0].1 >= w[1].1), "depth {d}: {lines:?}");
+    }
+}
+
+#[test]
+fn searchmoves_and_threads() {
+    let mut e = Engine::new(EngineOptions { hash_mb: 8, threads: 2, ..EngineOptions::default() });
+    let pos = Position::startpos();
+    let only = pos.parse_uci("a2a3").unwrap();
+    let r = e.search(&pos, &[], &Limits { depth: Some(6), searchmoves: vec![only], ..Limits::default() }, &mut |_| {});
+    assert_eq!(r.best, Some(only));
+    let r = e.search(&pos, &[], &Limits::depth(8), &mut |_| {});
+    assert!(pos.is_legal(r.best.unwrap()));
+}
+
+#[test]
+fn stop_flag_ends_an_infinite_search() {
+    let mut e = engine();
+    let control = e.control();
+    let pos = Position::startpos();
+    let h = std::thread::spawn(move || {
+        let r = e.search(&pos, &[], &Limits { infinite: true, ..Limits::default() }, &mut |_| {});
+        (r, Instant::now())
+    });
+    std::thread::sleep(Duration::from_millis(100));
+    let asked = Instant::now();
+    control.stop();
+    let (r, done) = h.join().unwrap();
+    assert!(r.best.is_some());
+    assert!(done.duration_since(asked) < Duration::from_millis(500));
+}

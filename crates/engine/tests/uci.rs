@@ -1,0 +1,181 @@
+//! The UCI protocol: parsing (including hostile input) in process, and the
+//! compiled engine driven over stdin/stdout.
+
+use bastion_engine::uci::UciSession;
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// A `Write` that appends to a shared buffer.
+#[derive(Clone, Default)]
+struct Shared(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Shared {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn run_session(input: &str) -> Vec<String> {
+    let buf = Shared::default();
+    UciSession::new(buf.clone()).run(input.as_bytes());
+    let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+    text.lines().map(str::to_string).collect()
+}
+
+#[test]
+fn handshake_and_options() {
+    let out = run_session("uci\nisready\n");
+    assert!(out[0].starts_with("id name Bastion"));
+    for opt in ["Hash", "Threads", "MultiPV", "Ponder", "Move Overhead", "Clear Hash", "UCI_Chess960", "UCI_ShowWDL", "SyzygyPath", "BastionTBPath"] {
+        assert!(out.iter().any(|l| l.starts_with(&format!("option name {opt} type"))), "missing {opt}");
+    }
+    assert!(out.contains(&"uciok".to_string()));
+    assert_eq!(out.last().unwrap(), "readyok");
+}
+
+#[test]
+fn hostile_input_is_reported_and_ignored() {
+    let input = "\
+garbage here
+position fen xyz
+position fen 8/8/8/8/8/8/8/8 w - - 0 1
+position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 moves e2e5
+position
+position startpos moves
+setoption name Hash value banana
+setoption name Hash value -5
+setoption name Threads
+setoption name NoSuchOption value 1
+setoption
+setoption name MultiPV value 99999999999999999999
+go depth banana wtime -5 movestogo x
+go depth 2 searchmoves zz
+go nodes
+\u{0}\u{1}\u{ff}
+position startpos moves e2e4 e7e5
+go depth 3
+isready
+";
+    let out = run_session(input);
+    let infos = out.iter().filter(|l| l.starts_with("info string")).count();
+    assert!(infos >= 12, "every bad command is reported: {out:#?}");
+    // Every `go` produced exactly one bestmove, all legal.
+    let best: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(best.len(), 4, "{out:#?}");
+    assert_eq!(out.last().unwrap(), "readyok");
+    // The last search is from the position after 1.e4 e5: its best move is White's.
+    let last = best.last().unwrap();
+    let mv = last.split_whitespace().nth(1).unwrap();
+    let pos = bastion_core::Position::startpos();
+    let pos = pos.play(pos.parse_uci("e2e4").unwrap());
+    let pos = pos.play(pos.parse_uci("e7e5").unwrap());
+    assert!(pos.parse_uci(mv).is_ok(), "{last}");
+}
+
+#[test]
+fn info_lines_have_all_fields_and_multipv_lines() {
+    let out = run_session(
+        "setoption name MultiPV value 3\nsetoption name UCI_ShowWDL value true\nposition startpos\ngo depth 5\n",
+    );
+    let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth")).collect();
+    assert_eq!(infos.len(), 15, "3 lines x 5 depths: {out:#?}");
+    for l in &infos {
+        for f in [" seldepth ", " multipv ", " score cp ", " wdl ", " nodes ", " nps ", " hashfull ", " tbhits ", " time ", " pv "] {
+            assert!(l.contains(f), "{l} lacks {f}");
+        }
+    }
+    assert!(infos[12].contains("multipv 1") && infos[14].contains("multipv 3"));
+}
+
+#[test]
+fn mate_is_reported_as_score_mate() {
+    let out = run_session("position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1\ngo mate 1\n");
+    assert!(out.iter().any(|l| l.contains("score mate 1 ")), "{out:#?}");
+    assert!(out.iter().any(|l| l == "bestmove d1d8"), "{out:#?}");
+    let out = run_session("position fen 7k/6Q1/6K1/8/8/8/8/8 b - - 0 1\ngo depth 3\n");
+    assert_eq!(out.last().unwrap(), "bestmove 0000");
+}
+
+#[test]
+fn chess960_castling_notation() {
+    let fen = "position fen rk2r3/8/8/8/8/8/8/RK2R3 w KQkq - 0 1";
+    let out = run_session(&format!("setoption name UCI_Chess960 value true\n{fen}\ngo depth 1 searchmoves b1a1\n"));
+    assert_eq!(out.last().unwrap().split_whitespace().nth(1), Some("b1a1"), "{out:#?}");
+}
+
+/// Drives the compiled engine as a GUI would.
+#[test]
+fn compiled_engine_survives_hostile_input_and_stops_promptly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bastion-engine"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("engine binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<(Instant, String)>();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if tx.send((Instant::now(), line)).is_err() {
+                break;
+            }
+        }
+    });
+    let wait_for = |prefix: &str, limit: Duration| -> (Instant, String) {
+        let deadline = Instant::now() + limit;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok((t, l)) if l.starts_with(prefix) => return (t, l),
+                Ok(_) => {}
+                Err(_) => panic!("no {prefix:?} within {limit:?}"),
+            }
+        }
+    };
+    let mut send = |s: &str| {
+        stdin.write_all(s.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    };
+    send("uci\n");
+    wait_for("uciok", Duration::from_secs(5));
+    send("position fen xyz\nposition fen 8/8/8/8/8/8/8/8 w - - 0 1\nsetoption name Hash value banana\n");
+    send("\u{7f}\u{1b}[A garbage ] [ \nisready\n");
+    wait_for("readyok", Duration::from_secs(5));
+    // An infinite search answers isready while running and stops on request.
+    send("position startpos moves e2e4\ngo infinite\n");
+    std::thread::sleep(Duration::from_millis(300));
+    send("isready\n");
+    wait_for("readyok", Duration::from_secs(2));
+    let asked = Instant::now();
+    send("stop\n");
+    let (t, line) = wait_for("bestmove", Duration::from_secs(2));
+    assert!(t.duration_since(asked) < Duration::from_millis(500), "stop took {:?}", t.duration_since(asked));
+    assert!(line.len() > "bestmove ".len());
+    // Ponder, then ponderhit with a short clock: a bestmove follows by itself.
+    send("position startpos\ngo ponder wtime 500 btime 500\n");
+    std::thread::sleep(Duration::from_millis(100));
+    send("ponderhit\n");
+    wait_for("bestmove", Duration::from_secs(3));
+    // A timed game move never overruns the clock.
+    let asked = Instant::now();
+    send("go wtime 200 btime 200 winc 0 binc 0\n");
+    let (t, _) = wait_for("bestmove", Duration::from_secs(2));
+    assert!(t.duration_since(asked) < Duration::from_millis(200));
+    send("quit\n");
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            assert!(status.success());
+            break;
+        }
+        assert!(Instant::now() < deadline, "engine did not quit");
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}

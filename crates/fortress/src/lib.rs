@@ -1,0 +1,36 @@
+//! Fortress detection after Guid & Bratko, "Detecting fortresses in chess"
+//! (Elektrotehniški vestnik, 2012).
+//!
+//! A UCI engine analyses the position with MultiPV K at every depth from 2
+//! to D; the backed-up evaluation of each of the K best moves is recorded per
+//! depth. If the side ahead cannot make progress the curves stop changing and
+//! the top moves share practically one value: a fortress. Rising curves (or
+//! a mate) mean progress. When a fortress is seen, every legal move is
+//! searched for a curve that keeps rising (a breakthrough, Fig. 5), and the
+//! opponent's best replies to it are followed (Fig. 6).
+//!
+//! ```no_run
+//! use bastion_fortress::{analyse, render_svg, Config};
+//! let mut engine = bastion_uci::Engine::from_command_line("/usr/games/stockfish")?;
+//! let analysis = analyse("8/k7/8/P7/8/2K5/3B4/8 w - - 0 1", &Config::default(), &mut engine)?;
+//! println!("{} ({})", analysis.verdict, analysis.evidence.reason);
+//! std::fs::write("curves.svg", render_svg(&analysis))?;
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+#![warn(missing_docs)]
+
+pub mod analysis;
+pub mod classify;
+pub mod curve;
+pub mod error;
+pub mod labels;
+pub mod plot;
+pub mod score;
+
+pub use analysis::{analyse, analyse_with_progress, Analysis, Avoidance, Breakthrough, Config, MoveJudgement, Stage};
+pub use classify::{classify, Evidence, Side, Thresholds, Verdict};
+pub use curve::{Curve, DepthTable, DepthTime, Point};
+pub use error::FortressError;
+pub use plot::{render_png, render_svg, render_time_svg, PlotKind};
+pub use score::Eval;

@@ -1,0 +1,94 @@
+//! Progressive FEN: orthodox FEN plus the series state.
+//!
+//! `<board> <side> <castling> <ep> <quiet> <turn> <series>[/<played>]`
+//!
+//! * `<ep>`: `-` or one or more squares written together (`d6f6`). With
+//!   nothing played yet they are the squares the side to move may capture onto
+//!   en passant with its first move (every double step of the opponent's last
+//!   series whose pawn has not moved since). In the middle of a series they are
+//!   the squares passed by the mover's own double steps so far.
+//! * `<quiet>`: completed turns since the last capture or pawn move (10 = draw).
+//! * `<turn>`: the turn number used in notation.
+//! * `<series>`: the length of the current series; `/<played>`: how many of
+//!   its moves are already played (default 0).
+//!
+//! A plain six-field FEN is accepted together with an explicit series length;
+//! its clocks are then ignored (they count half-moves, not turns).
+
+use crate::error::ProgressiveError;
+use crate::rules::Rules;
+use crate::series::SeriesPosition;
+use bastion_core::{Bitboard, Position, Square};
+
+fn parse_ep(field: &str) -> Result<Bitboard, ProgressiveError> {
+    if field == "-" {
+        return Ok(Bitboard::EMPTY);
+    }
+    if !field.len().is_multiple_of(2) || !field.is_ascii() {
+        return Err(ProgressiveError::BadEnPassant(field.to_string()));
+    }
+    let mut bb = Bitboard::EMPTY;
+    for i in (0..field.len()).step_by(2) {
+        let sq: Square = field[i..i + 2].parse().map_err(|_| ProgressiveError::BadEnPassant(field.to_string()))?;
+        bb.set(sq);
+    }
+    Ok(bb)
+}
+
+fn parse_num(field: &str, what: &str) -> Result<u32, ProgressiveError> {
+    field.parse::<u32>().map_err(|_| ProgressiveError::BadFen(format!("{what} must be a number, found {field:?}")))
+}
+
+impl SeriesPosition {
+    /// Parses a progressive FEN (seven fields). A plain FEN (four to six
+    /// fields) needs `series`, the length of the series the side to move plays.
+    pub fn from_fen(fen: &str, series: Option<u32>, rules: Rules) -> Result<SeriesPosition, ProgressiveError> {
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        if fields.len() < 4 {
+            return Err(ProgressiveError::BadFen(format!("needs at least 4 fields, found {}", fields.len())));
+        }
+        if fields.len() > 7 {
+            return Err(ProgressiveError::BadFen(format!("has {} fields; at most 7 are allowed", fields.len())));
+        }
+        let core_fen = format!("{} {} {} - 0 1", fields[0], fields[1], fields[2]);
+        let board = Position::from_fen(&core_fen)?;
+        let ep = parse_ep(fields[3])?;
+        if fields.len() == 7 {
+            let quiet = parse_num(fields[4], "the quiet-turn count")?;
+            let turn = parse_num(fields[5], "the turn number")?;
+            let (len, played) = match fields[6].split_once('/') {
+                Some((l, p)) => (parse_num(l, "the series length")?, parse_num(p, "the played count")?),
+                None => (parse_num(fields[6], "the series length")?, 0),
+            };
+            let len = series.unwrap_or(len);
+            SeriesPosition::new(board, len, played, ep, quiet, turn, rules)
+        } else {
+            let Some(len) = series else {
+                return Err(ProgressiveError::BadFen(
+                    "a plain FEN needs the series length (7th field, or --series N)".into(),
+                ));
+            };
+            SeriesPosition::new(board, len, 0, ep, 0, len, rules)
+        }
+    }
+
+    /// The progressive FEN of this position.
+    pub fn fen(&self) -> String {
+        let epd = self.board().epd();
+        let mut parts = epd.split(' ');
+        let board = parts.next().unwrap_or_default();
+        let side = parts.next().unwrap_or_default();
+        let castling = parts.next().unwrap_or_default();
+        let ep = if self.ep_squares().is_empty() {
+            "-".to_string()
+        } else {
+            self.ep_squares().map(|s| s.to_string()).collect::<String>()
+        };
+        let series = if self.played() == 0 {
+            self.series_len().to_string()
+        } else {
+            format!("{}/{}", self.series_len(), self.played())
+        };
+        format!("{board} {side} {castling} {ep} {} {} {series}", self.quiet_turns(), self.turn())
+    }
+}

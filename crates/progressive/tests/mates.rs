@@ -1,0 +1,98 @@
+//! Mate finder checks: a quick sample of the self-play test set (every mate
+//! confirmed by replay, found by each A* variant), agreement with the
+//! exhaustive search on short series, and soundness on random positions.
+
+use bastion_progressive::testset;
+use bastion_progressive::*;
+use std::time::Duration;
+
+const SET: &str = include_str!("data/mates.txt");
+
+fn sample(per_len: usize) -> Vec<testset::MateCase> {
+    let cases = testset::load(SET, Rules::Italian).expect("test set loads and every mate replays");
+    let mut seen = std::collections::BTreeMap::<u32, usize>::new();
+    cases
+        .into_iter()
+        .filter(|c| {
+            let e = seen.entry(c.position.series_len()).or_default();
+            *e += 1;
+            *e <= per_len
+        })
+        .collect()
+}
+
+#[test]
+fn the_test_set_is_well_formed() {
+    let cases = testset::load(SET, Rules::Italian).unwrap();
+    assert!(cases.len() >= 100, "{} positions", cases.len());
+    for c in &cases {
+        assert!((4..=12).contains(&c.position.series_len()));
+        assert_eq!(c.position.played(), 0);
+    }
+}
+
+#[test]
+fn default_finder_solves_a_sample() {
+    for c in sample(3) {
+        let r = find_mate(&c.position, &MateOptions::with_time(Duration::from_secs(10)));
+        assert!(r.found(), "no mate found in {}", c.position.fen());
+        let end = c.position.play_series(r.moves.as_ref().unwrap()).unwrap();
+        assert!(end.is_checkmate());
+    }
+}
+
+#[test]
+fn every_heuristic_finds_easy_mates() {
+    for c in sample(1).into_iter().filter(|c| c.position.series_len() <= 6) {
+        for h in Heuristic::ALL {
+            for v in [Variant::AStar, Variant::BestFirst] {
+                let opts =
+                    MateOptions { heuristic: h, variant: v, time_limit: Duration::from_secs(20), ..Default::default() };
+                let r = find_mate(&c.position, &opts);
+                assert!(r.found(), "{h:?}/{v:?} missed {}", c.position.fen());
+            }
+        }
+    }
+}
+
+#[test]
+fn exhaustive_agrees_on_short_series() {
+    for c in sample(4).into_iter().filter(|c| c.position.series_len() <= 5) {
+        let r = exhaustive_mate(&c.position, Duration::from_secs(30), None);
+        assert_eq!(r.outcome, MateOutcome::Found, "{}", c.position.fen());
+        assert!(c.position.play_series(r.moves.as_ref().unwrap()).unwrap().is_checkmate());
+    }
+}
+
+#[test]
+fn no_false_mates_in_random_positions() {
+    // Random openings: whenever A* claims a mate it must replay as one, and
+    // when the exhaustive search proves none, A* must not find one.
+    let mut seed = 0x1234_5678_9ABC_DEF1u64;
+    for _ in 0..12 {
+        let mut p = SeriesPosition::startpos(Rules::Italian);
+        for _ in 0..3 {
+            while p.status() == Status::Ongoing {
+                let legal = p.legal_moves();
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                p = p.play_unchecked(legal[(seed % legal.len() as u64) as usize]);
+                if p.played() == 0 {
+                    break;
+                }
+            }
+        }
+        if p.status() != Status::Ongoing {
+            continue;
+        }
+        let ex = exhaustive_mate(&p, Duration::from_secs(20), None);
+        let a = find_mate(&p, &MateOptions::with_time(Duration::from_secs(2)));
+        if ex.outcome == MateOutcome::NoMate {
+            assert!(!a.found(), "A* found a mate the exhaustive search rules out: {}", p.fen());
+        }
+        if let Some(m) = a.moves {
+            assert!(p.play_series(&m).unwrap().is_checkmate());
+        }
+    }
+}

@@ -1,0 +1,30 @@
+//! Errors of table files and probing.
+
+use std::path::PathBuf;
+
+/// What can go wrong reading, writing or probing tables.
+#[derive(Debug, thiserror::Error)]
+pub enum TbError {
+    /// File system error on a table file.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The file is not a valid table (wrong magic, version, truncated, bad checksum).
+    #[error("{path}: corrupt table file: {reason}")]
+    Corrupt {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A needed sub-table is missing.
+    #[error("table {0} is needed but missing")]
+    Missing(String),
+    /// Bad material string.
+    #[error(transparent)]
+    Material(#[from] crate::material::MaterialError),
+}

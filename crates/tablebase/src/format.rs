@@ -1,0 +1,321 @@
+//! The table file format (`<ENDING>.btb`), version 1. All integers little-endian.
+//!
+//! ```text
+//! offset size  field
+//!      0    8  magic "BSTNTB\r\n"
+//!      8    4  format version (1)
+//!     12   16  material name, ASCII, NUL-padded ("KRKN")
+//!     28    1  metric: 1 = distance to mate in plies
+//!     29    1  index scheme: 1 = pawnless 8-fold (462 king pairs × 64^k),
+//!              2 = pawns 2-fold (32 × 64 king squares × 64 per piece × 48 per pawn)
+//!     30    1  bytes per value in the payload (1 or 2)
+//!     31    1  reserved (0)
+//!     32    8  indices per side to move (N)
+//!     40    4  values per block (B)
+//!     44    4  blocks per side (K = ceil(N / B))
+//!     48    2  largest distance to mate in plies
+//!     50    2  reserved (0)
+//!     52    4  CRC-32 of the payload (everything after the header)
+//!     56    4  CRC-32 of bytes 0..56
+//!     60       payload:
+//!              block offset table: 2K + 1 u64, offsets of the blocks from the
+//!              start of the blocks area (White-to-move blocks, then Black),
+//!              the last entry being the area's length;
+//!              the blocks: each zstd-compressed, holding B values (the last
+//!              block of a side fewer) of `bytes per value` each.
+//! ```
+//!
+//! A value is the code of [`crate::value`]: 0 draw, 1 illegal/non-canonical,
+//! `2 + n` mate in `n` plies (side to move wins if `n` is odd, is mated if even).
+//! Index `i` of side `s` lies in block `s·K + i / B` at position `i mod B`, so
+//! one probe decompresses one block (cached by [`crate::probe`]).
+//!
+//! Files are written to `<name>.btb.tmp` and renamed, so a reader sees either
+//! no file or a complete one; opening checks both checksums and the sizes, so
+//! a truncated or corrupt file is reported, never probed.
+
+use crate::error::TbError;
+use crate::index::{Indexer, Scheme};
+use crate::material::Material;
+use crate::table::{TableData, ValueSource};
+use bastion_core::Color;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// File magic.
+pub const MAGIC: &[u8; 8] = b"BSTNTB\r\n";
+/// Format version written and accepted.
+pub const VERSION: u32 = 1;
+/// Header length in bytes.
+pub const HEADER_LEN: usize = 60;
+/// Values per compressed block.
+pub const BLOCK_VALUES: usize = 1 << 15;
+/// zstd level used for writing (higher levels measured little smaller, much slower).
+pub const ZSTD_LEVEL: i32 = 9;
+
+/// The file name of an ending's table.
+pub fn file_name(m: &Material) -> String {
+    format!("{}.btb", m.name())
+}
+
+/// Parsed header of a table file.
+#[derive(Clone, Debug)]
+pub struct Header {
+    /// The ending.
+    pub material: Material,
+    /// Index scheme code (1 pawnless, 2 pawns).
+    pub scheme: u8,
+    /// Bytes per value (1 or 2).
+    pub width: u8,
+    /// Indices per side.
+    pub size: u64,
+    /// Values per block.
+    pub block_values: u32,
+    /// Blocks per side.
+    pub blocks: u32,
+    /// Largest DTM in plies.
+    pub max_plies: u16,
+    /// CRC-32 of the payload.
+    pub payload_crc: u32,
+}
+
+/// Serialises a table into the file format.
+pub fn encode_table(t: &TableData) -> Vec<u8> {
+    let max_plies = t.max_plies();
+    let width: u8 = if max_plies as u32 + 2 <= 255 { 1 } else { 2 };
+    let size = t.indexer.size();
+    let blocks = size.div_ceil(BLOCK_VALUES as u64) as u32;
+    let compressed: Vec<Vec<u8>> = {
+        use rayon::prelude::*;
+        let jobs: Vec<(usize, usize)> = (0..2).flat_map(|s| (0..blocks as usize).map(move |b| (s, b))).collect();
+        jobs.par_iter()
+            .map(|&(s, b)| {
+                let vals = &t.values[s][b * BLOCK_VALUES..((b + 1) * BLOCK_VALUES).min(size as usize)];
+                let raw: Vec<u8> = if width == 1 {
+                    vals.iter().map(|&v| v as u8).collect()
+                } else {
+                    vals.iter().flat_map(|v| v.to_le_bytes()).collect()
+                };
+                zstd::bulk::compress(&raw, ZSTD_LEVEL).expect("zstd compression of memory cannot fail")
+            })
+            .collect()
+    };
+    let mut payload = Vec::new();
+    let mut off = 0u64;
+    for c in &compressed {
+        payload.extend_from_slice(&off.to_le_bytes());
+        off += c.len() as u64;
+    }
+    payload.extend_from_slice(&off.to_le_bytes());
+    for c in &compressed {
+        payload.extend_from_slice(c);
+    }
+    let mut h = Vec::with_capacity(HEADER_LEN + payload.len());
+    h.extend_from_slice(MAGIC);
+    h.extend_from_slice(&VERSION.to_le_bytes());
+    let mut name = [0u8; 16];
+    let nb = t.material().name();
+    name[..nb.len()].copy_from_slice(nb.as_bytes());
+    h.extend_from_slice(&name);
+    h.push(1);
+    h.push(t.indexer.scheme() as u8);
+    h.push(width);
+    h.push(0);
+    h.extend_from_slice(&size.to_le_bytes());
+    h.extend_from_slice(&(BLOCK_VALUES as u32).to_le_bytes());
+    h.extend_from_slice(&blocks.to_le_bytes());
+    h.extend_from_slice(&max_plies.to_le_bytes());
+    h.extend_from_slice(&[0, 0]);
+    h.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+    let hc = crc32fast::hash(&h);
+    h.extend_from_slice(&hc.to_le_bytes());
+    debug_assert_eq!(h.len(), HEADER_LEN);
+    h.extend_from_slice(&payload);
+    h
+}
+
+/// Writes a table to `dir` atomically (temporary file, fsync, rename).
+pub fn write_table(dir: &Path, t: &TableData) -> Result<PathBuf, TbError> {
+    let path = dir.join(file_name(t.material()));
+    let tmp = dir.join(format!("{}.tmp", file_name(t.material())));
+    let io = |p: &Path| {
+        let p = p.to_path_buf();
+        move |source| TbError::Io { path: p, source }
+    };
+    let bytes = encode_table(t);
+    let mut f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
+    f.write_all(&bytes).map_err(io(&tmp))?;
+    f.sync_all().map_err(io(&tmp))?;
+    drop(f);
+    std::fs::rename(&tmp, &path).map_err(io(&path))?;
+    Ok(path)
+}
+
+fn corrupt(path: &Path, reason: impl Into<String>) -> TbError {
+    TbError::Corrupt { path: path.to_path_buf(), reason: reason.into() }
+}
+
+/// Parses and checks a header (magic, version, header checksum, fields).
+pub fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header, TbError> {
+    if bytes.len() < HEADER_LEN {
+        return Err(corrupt(path, format!("truncated: {} bytes, header needs {HEADER_LEN}", bytes.len())));
+    }
+    if &bytes[..8] != MAGIC {
+        return Err(corrupt(path, "not a Bastion table (bad magic)"));
+    }
+    let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap());
+    let u64_at = |o: usize| u64::from_le_bytes(bytes[o..o + 8].try_into().unwrap());
+    if crc32fast::hash(&bytes[..56]) != u32_at(56) {
+        return Err(corrupt(path, "header checksum mismatch"));
+    }
+    let version = u32_at(8);
+    if version != VERSION {
+        return Err(corrupt(path, format!("format version {version}, this build reads {VERSION}")));
+    }
+    let name: String = bytes[12..28].iter().take_while(|&&b| b != 0).map(|&b| b as char).collect();
+    let material = Material::parse(&name).map_err(|_| corrupt(path, format!("bad material {name:?}")))?;
+    let h = Header {
+        material,
+        scheme: bytes[29],
+        width: bytes[30],
+        size: u64_at(32),
+        block_values: u32_at(40),
+        blocks: u32_at(44),
+        max_plies: u16::from_le_bytes([bytes[48], bytes[49]]),
+        payload_crc: u32_at(52),
+    };
+    let ix = Indexer::new(&h.material);
+    if bytes[28] != 1
+        || h.scheme != ix.scheme() as u8
+        || !(h.width == 1 || h.width == 2)
+        || h.size != ix.size()
+        || h.block_values == 0
+        || h.blocks as u64 != h.size.div_ceil(h.block_values as u64)
+    {
+        return Err(corrupt(path, "header fields do not match the material"));
+    }
+    let _ = Scheme::Pawnless;
+    Ok(h)
+}
+
+/// A table file held in memory (compressed), decompressing blocks on demand.
+pub struct TableFile {
+    path: PathBuf,
+    header: Header,
+    indexer: Indexer,
+    bytes: Vec<u8>,
+    offsets: Vec<u64>,
+    blocks_start: usize,
+    cache: Mutex<BlockCache>,
+}
+
+/// A small cache of decompressed blocks (most recent first).
+struct BlockCache {
+    entries: Vec<(u32, Arc<Vec<u16>>)>,
+}
+
+/// Decompressed blocks kept per table.
+const CACHE_BLOCKS: usize = 16;
+
+impl TableFile {
+    /// Reads and checks a table file (both checksums, offsets, sizes).
+    pub fn open(path: &Path) -> Result<TableFile, TbError> {
+        let bytes = std::fs::read(path).map_err(|source| TbError::Io { path: path.to_path_buf(), source })?;
+        let header = parse_header(path, &bytes)?;
+        let payload = &bytes[HEADER_LEN..];
+        if crc32fast::hash(payload) != header.payload_crc {
+            return Err(corrupt(path, "payload checksum mismatch (truncated or damaged file)"));
+        }
+        let n_off = 2 * header.blocks as usize + 1;
+        if payload.len() < n_off * 8 {
+            return Err(corrupt(path, "truncated offset table"));
+        }
+        let offsets: Vec<u64> =
+            (0..n_off).map(|i| u64::from_le_bytes(payload[i * 8..i * 8 + 8].try_into().unwrap())).collect();
+        let blocks_start = HEADER_LEN + n_off * 8;
+        let area = (bytes.len() - blocks_start) as u64;
+        if offsets.windows(2).any(|w| w[0] > w[1]) || offsets[0] != 0 || *offsets.last().unwrap() != area {
+            return Err(corrupt(path, "block offsets inconsistent with file length"));
+        }
+        let indexer = Indexer::new(&header.material);
+        Ok(TableFile {
+            path: path.to_path_buf(),
+            header,
+            indexer,
+            bytes,
+            offsets,
+            blocks_start,
+            cache: Mutex::new(BlockCache { entries: Vec::new() }),
+        })
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Size of the file in bytes.
+    pub fn file_len(&self) -> u64 {
+        self.bytes.len() as u64
+    }
+
+    fn decompress(&self, block: u32) -> Result<Vec<u16>, TbError> {
+        let b = block as usize;
+        let data = &self.bytes[self.blocks_start + self.offsets[b] as usize..self.blocks_start + self.offsets[b + 1] as usize];
+        let side_block = b % self.header.blocks as usize;
+        let first = side_block as u64 * self.header.block_values as u64;
+        let count = (self.header.size - first).min(self.header.block_values as u64) as usize;
+        let raw_len = count * self.header.width as usize;
+        let raw = zstd::bulk::decompress(data, raw_len).map_err(|e| corrupt(&self.path, format!("block {b}: {e}")))?;
+        if raw.len() != raw_len {
+            return Err(corrupt(&self.path, format!("block {b}: {} bytes, expected {raw_len}", raw.len())));
+        }
+        Ok(if self.header.width == 1 {
+            raw.into_iter().map(u16::from).collect()
+        } else {
+            raw.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()
+        })
+    }
+
+    fn block(&self, block: u32) -> Result<Arc<Vec<u16>>, TbError> {
+        {
+            let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(pos) = c.entries.iter().position(|(b, _)| *b == block) {
+                let e = c.entries.remove(pos);
+                let v = e.1.clone();
+                c.entries.insert(0, e);
+                return Ok(v);
+            }
+        }
+        // Decompress outside the lock so threads probing other blocks do not wait.
+        let v = Arc::new(self.decompress(block)?);
+        let mut c = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        c.entries.insert(0, (block, v.clone()));
+        c.entries.truncate(CACHE_BLOCKS);
+        Ok(v)
+    }
+
+    /// Decompresses the whole table (for generation, verification, statistics).
+    pub fn load(&self) -> Result<TableData, TbError> {
+        let mut values = [Vec::new(), Vec::new()];
+        for (s, v) in values.iter_mut().enumerate() {
+            v.reserve(self.header.size as usize);
+            for b in 0..self.header.blocks {
+                v.extend(self.decompress(s as u32 * self.header.blocks + b)?);
+            }
+        }
+        Ok(TableData { indexer: self.indexer.clone(), values })
+    }
+}
+
+impl ValueSource for TableFile {
+    fn indexer(&self) -> &Indexer {
+        &self.indexer
+    }
+    fn code(&self, side: Color, idx: u64) -> Result<u16, TbError> {
+        let bv = self.header.block_values as u64;
+        let block = side.index() as u32 * self.header.blocks + (idx / bv) as u32;
+        Ok(self.block(block)?[(idx % bv) as usize])
+    }
+}

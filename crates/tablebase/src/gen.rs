@@ -1,0 +1,458 @@
+//! The retrograde generator: Bratko's Algorithm B with move counters.
+//!
+//! 1. *Initialisation* (one pass over all indices, both sides to move):
+//!    illegal and non-canonical indices are marked and cost nothing more;
+//!    checkmates are level 0. Moves that leave the ending (captures,
+//!    promotions) are valued at once from the finished sub-tables and the best
+//!    of them is kept as the position's *exit value*; the other moves are
+//!    counted, each distinct successor once (symmetric successors coincide).
+//! 2. *Levels*: the positions decided at level `L` are taken back with
+//!    un-moves of the side that moved last. A predecessor of a lost position
+//!    is won at `L + 1`. A predecessor of a won position loses one from its
+//!    counter; at zero all its moves inside the ending lose, and it is lost at
+//!    `L + 1` (or later, if a capture holds out longer) unless an exit draws
+//!    or wins. Exit wins are scheduled at their own level. Positions never
+//!    decided are draws.
+//!
+//! A double step that allows an en-passant capture does not lead to a stored
+//! position: it leads to an *en-passant node* whose value is the better, for
+//! the side to move, of the stored position without the right and the
+//! en-passant captures; it is decided as soon as that position is.
+//!
+//! Levels are processed in parallel (rayon); decisions are compare-and-swap
+//! on atomics and every writer of a cell writes the same value, so the result
+//! does not depend on the number of threads or on timing.
+
+use crate::index::Indexer;
+use crate::material::Material;
+use crate::table::{TableData, TableSet};
+use crate::value::{Dtm, DRAW, ILLEGAL};
+use bastion_core::{attacks, Bitboard, Color, Move, Position, Role, Square};
+use indicatif::ProgressBar;
+use rayon::prelude::*;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
+
+const EP_FLAG: u64 = 1 << 63;
+const BLACK_FLAG: u64 = 1 << 62;
+const IDX_MASK: u64 = (1 << 62) - 1;
+
+/// Exit codes: none, or 1 + value code.
+const EXIT_NONE: u16 = 0;
+
+#[inline]
+fn node(side: Color, idx: u64) -> u64 {
+    idx | if side == Color::Black { BLACK_FLAG } else { 0 }
+}
+
+#[inline]
+fn side_of(node: u64) -> Color {
+    if node & BLACK_FLAG != 0 {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+#[inline]
+fn level_code(level: u16) -> u16 {
+    level + 2
+}
+
+struct EpNode {
+    /// The position that double-stepped into it.
+    q_side: Color,
+    q_idx: u64,
+    /// Best value of the en-passant captures for the side to move (exit code).
+    exit: u16,
+    value: AtomicU16,
+}
+
+/// Statistics of one generation.
+#[derive(Clone, Debug, Default)]
+pub struct GenReport {
+    /// Indices per side.
+    pub size: u64,
+    /// Number of levels (the longest distance to mate in plies, plus one).
+    pub levels: u16,
+    /// Bytes allocated for the working arrays.
+    pub work_bytes: u64,
+    /// En-passant nodes created.
+    pub ep_nodes: usize,
+}
+
+struct Gen<'a> {
+    ix: &'a Indexer,
+    values: [Vec<AtomicU16>; 2],
+    counters: [Vec<AtomicU8>; 2],
+    exits: [Vec<AtomicU16>; 2],
+    ep_nodes: Vec<EpNode>,
+    ep_by_pos: HashMap<u64, Vec<u32>>,
+}
+
+/// Output of processing a chunk: next-level nodes and later-level schedules.
+#[derive(Default)]
+struct Out {
+    next: Vec<u64>,
+    later: Vec<(u16, u64)>,
+}
+
+fn exit_dtm(code: u16) -> Option<Dtm> {
+    if code == EXIT_NONE {
+        None
+    } else {
+        Dtm::from_code(code - 1)
+    }
+}
+
+/// Generates the table of `material` (normalised); `subs` must hold every
+/// table of [`Material::children`]. `progress` counts indices initialised.
+pub fn generate(material: &Material, subs: &TableSet, progress: &ProgressBar) -> (TableData, GenReport) {
+    let ix = Indexer::new(material);
+    let n = ix.size() as usize;
+    let mk = |_| (0..n).map(|_| AtomicU16::new(DRAW)).collect::<Vec<_>>();
+    let mut g = Gen {
+        ix: &ix,
+        values: [mk(0), mk(1)],
+        counters: [(0..n).map(|_| AtomicU8::new(0)).collect(), (0..n).map(|_| AtomicU8::new(0)).collect()],
+        exits: [mk(0), mk(1)],
+        ep_nodes: Vec::new(),
+        ep_by_pos: HashMap::new(),
+    };
+    let mut report = GenReport { size: ix.size(), work_bytes: n as u64 * 2 * 5, ..Default::default() };
+
+    // ---- initialisation ----
+    progress.set_length(2 * n as u64);
+    let mut frontier = Vec::new();
+    let mut later: BTreeMap<u16, Vec<u64>> = BTreeMap::new();
+    let mut ep_inits: Vec<(Color, u64, Position)> = Vec::new();
+    const CHUNK: usize = 1 << 14;
+    for side in Color::ALL {
+        let parts: Vec<(Vec<u64>, Vec<(u16, u64)>, Vec<(Color, u64, Position)>)> = (0..n.div_ceil(CHUNK))
+            .into_par_iter()
+            .map(|c| {
+                let mut mates = Vec::new();
+                let mut sched = Vec::new();
+                let mut eps = Vec::new();
+                let end = ((c + 1) * CHUNK).min(n);
+                for idx in c * CHUNK..end {
+                    g.init_one(side, idx as u64, subs, &mut mates, &mut sched, &mut eps);
+                }
+                progress.inc((end - c * CHUNK) as u64);
+                (mates, sched, eps)
+            })
+            .collect();
+        for (m, s, e) in parts {
+            frontier.extend(m);
+            for (lvl, nd) in s {
+                later.entry(lvl).or_default().push(nd);
+            }
+            ep_inits.extend(e);
+        }
+    }
+    // En-passant nodes: value their captures.
+    for (q_side, q_idx, qep) in ep_inits {
+        let mut best: Option<Dtm> = None;
+        for &m in qep.legal_moves().iter().filter(|m| m.is_en_passant()) {
+            let v = subs.probe(&qep.play(m)).ok().flatten().expect("sub-table for en-passant capture").back();
+            if best.map_or(true, |b| v.better(b).is_gt()) {
+                best = Some(v);
+            }
+        }
+        let best = best.expect("an en-passant node has an en-passant capture");
+        let stored = ix.index_of(&qep).expect("position after a double step is indexable");
+        let id = g.ep_nodes.len() as u32;
+        if let Dtm::Win(d) = best {
+            later.entry(d).or_default().push(EP_FLAG | id as u64);
+        }
+        g.ep_nodes.push(EpNode { q_side, q_idx, exit: best.code() + 1, value: AtomicU16::new(DRAW) });
+        g.ep_by_pos.entry(node(qep.side_to_move(), stored)).or_default().push(id);
+    }
+    report.ep_nodes = g.ep_nodes.len();
+
+    // ---- levels ----
+    let mut level: u16 = 0;
+    progress.set_position(0);
+    loop {
+        if let Some(list) = later.remove(&level) {
+            for nd in list {
+                if g.cell(nd).compare_exchange(DRAW, level_code(level), Relaxed, Relaxed).is_ok() {
+                    frontier.push(nd);
+                }
+            }
+        }
+        if frontier.is_empty() && later.is_empty() {
+            break;
+        }
+        progress.set_message(format!("level {level}: {} positions", frontier.len()));
+        let outs: Vec<Out> = frontier
+            .par_chunks(4096)
+            .map(|chunk| {
+                let mut out = Out::default();
+                for &nd in chunk {
+                    g.process(nd, level, &mut out);
+                }
+                progress.inc(chunk.len() as u64);
+                out
+            })
+            .collect();
+        frontier.clear();
+        for o in outs {
+            frontier.extend(o.next);
+            for (lvl, nd) in o.later {
+                later.entry(lvl).or_default().push(nd);
+            }
+        }
+        level += 1;
+    }
+    report.levels = level;
+
+    let Gen { values, .. } = g;
+    let [w, b] = values;
+    let conv = |v: Vec<AtomicU16>| v.into_iter().map(AtomicU16::into_inner).collect::<Vec<u16>>();
+    (TableData { indexer: ix.clone(), values: [conv(w), conv(b)] }, report)
+}
+
+impl Gen<'_> {
+    #[inline]
+    fn cell(&self, nd: u64) -> &AtomicU16 {
+        if nd & EP_FLAG != 0 {
+            &self.ep_nodes[(nd & IDX_MASK) as usize].value
+        } else {
+            &self.values[side_of(nd).index()][(nd & IDX_MASK) as usize]
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn init_one(
+        &self,
+        side: Color,
+        idx: u64,
+        subs: &TableSet,
+        mates: &mut Vec<u64>,
+        sched: &mut Vec<(u16, u64)>,
+        eps: &mut Vec<(Color, u64, Position)>,
+    ) {
+        let ix = self.ix;
+        let np = ix.pieces().len();
+        let s = side.index();
+        let i = idx as usize;
+        let mut sq = [0u8; 8];
+        ix.decode(idx, &mut sq);
+        if ix.encode(&sq[..np]) != Some(idx) {
+            self.values[s][i].store(ILLEGAL, Relaxed);
+            return;
+        }
+        let Some(pos) = ix.position_from_squares(&sq[..np], side) else {
+            self.values[s][i].store(ILLEGAL, Relaxed);
+            return;
+        };
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            if pos.in_check() {
+                self.values[s][i].store(level_code(0), Relaxed);
+                mates.push(node(side, idx));
+            }
+            return;
+        }
+        let mut best_exit: Option<Dtm> = None;
+        let mut succ = [0u64; 256];
+        let mut ns = 0;
+        let mut ep_count = 0;
+        for &m in moves.iter() {
+            let capture = m.is_en_passant() || pos.piece_at(m.to()).is_some();
+            if capture || m.is_promotion() {
+                let after = pos.play(m);
+                let v = match subs.probe(&after) {
+                    Ok(Some(v)) => v.back(),
+                    other => panic!("sub-table value missing for {} ({other:?})", after.fen()),
+                };
+                if best_exit.map_or(true, |b| v.better(b).is_gt()) {
+                    best_exit = Some(v);
+                }
+                continue;
+            }
+            let from = m.from().index() as u8;
+            let to = m.to().index() as u8;
+            if pos.role_at(m.from()) == Some(Role::Pawn) && from.abs_diff(to) == 16 {
+                let after = pos.play(m);
+                if after.ep_square().is_some() {
+                    eps.push((side, idx, after));
+                    ep_count += 1;
+                    continue;
+                }
+            }
+            let mut nsq = sq;
+            let k = (0..np).find(|&k| nsq[k] == from).expect("moving man is indexed");
+            nsq[k] = to;
+            succ[ns] = ix.encode(&nsq[..np]).expect("successor of a legal position is indexable");
+            ns += 1;
+        }
+        let list = &mut succ[..ns];
+        list.sort_unstable();
+        let distinct = list.iter().enumerate().filter(|&(j, v)| j == 0 || list[j - 1] != *v).count();
+        let count = distinct + ep_count;
+        self.counters[s][i].store(count as u8, Relaxed);
+        if let Some(e) = best_exit {
+            self.exits[s][i].store(e.code() + 1, Relaxed);
+            match e {
+                Dtm::Win(d) => sched.push((d, node(side, idx))),
+                Dtm::Loss(d) if count == 0 => sched.push((d, node(side, idx))),
+                _ => {}
+            }
+        }
+    }
+
+    /// Takes back the last move into a node decided at `level`.
+    fn process(&self, nd: u64, level: u16, out: &mut Out) {
+        if nd & EP_FLAG != 0 {
+            let e = &self.ep_nodes[(nd & IDX_MASK) as usize];
+            self.apply(e.q_side, e.q_idx, level, out);
+            return;
+        }
+        let side = side_of(nd);
+        let idx = nd & IDX_MASK;
+        let ix = self.ix;
+        let np = ix.pieces().len();
+        let mut sq = [0u8; 8];
+        ix.decode(idx, &mut sq);
+        let mover = !side;
+        let mut occ = Bitboard::EMPTY;
+        for &s in &sq[..np] {
+            occ = occ.with(Square::from_index(s as usize));
+        }
+        let mut preds = [0u64; 256];
+        let mut np_ = 0;
+        for k in 0..np {
+            let pc = ix.pieces()[k];
+            if pc.color != mover {
+                continue;
+            }
+            let from = Square::from_index(sq[k] as usize);
+            let push = |to: Square, preds: &mut [u64; 256], np_: &mut usize| {
+                let mut nsq = sq;
+                nsq[k] = to.index() as u8;
+                if let Some(q) = ix.encode(&nsq[..np]) {
+                    preds[*np_] = q;
+                    *np_ += 1;
+                }
+            };
+            if pc.role == Role::Pawn {
+                let fwd: i8 = if mover == Color::White { 8 } else { -8 };
+                let rel_rank = from.rank().relative(mover).index();
+                if rel_rank < 2 {
+                    continue;
+                }
+                let back1 = from.offset(-fwd).expect("pawn has a square behind");
+                if occ.contains(back1) {
+                    continue;
+                }
+                push(back1, &mut preds, &mut np_);
+                if rel_rank == 3 {
+                    let back2 = back1.offset(-fwd).expect("fourth rank has a second");
+                    if !occ.contains(back2) && !self.double_step_gives_ep(&sq[..np], k, back2, mover) {
+                        push(back2, &mut preds, &mut np_);
+                    }
+                }
+            } else {
+                for to in attacks::attacks(pc.role, mover, from, occ) & !occ {
+                    push(to, &mut preds, &mut np_);
+                }
+            }
+        }
+        let list = &mut preds[..np_];
+        list.sort_unstable();
+        for j in 0..list.len() {
+            if j == 0 || list[j - 1] != list[j] {
+                self.apply(mover, list[j], level, out);
+            }
+        }
+        // En-passant nodes whose stored position this is.
+        if let Some(ids) = self.ep_by_pos.get(&nd) {
+            for &id in ids {
+                let e = &self.ep_nodes[id as usize];
+                let target = if level % 2 == 1 {
+                    Some(level)
+                } else {
+                    match exit_dtm(e.exit) {
+                        Some(Dtm::Loss(d)) => Some(d.max(level)),
+                        _ => None,
+                    }
+                };
+                match target {
+                    Some(t) if t == level => {
+                        if e.value.compare_exchange(DRAW, level_code(level), Relaxed, Relaxed).is_ok() {
+                            self.process(EP_FLAG | id as u64, level, out);
+                        }
+                    }
+                    Some(t) => out.later.push((t, EP_FLAG | id as u64)),
+                    None => {}
+                }
+            }
+        }
+    }
+
+    /// True if a double step of man `k` from `from2` to its square would give
+    /// the opponent a legal en-passant capture (then it leads to an en-passant node).
+    fn double_step_gives_ep(&self, sq: &[u8], k: usize, from2: Square, mover: Color) -> bool {
+        let mut before = [0u8; 8];
+        before[..sq.len()].copy_from_slice(sq);
+        let to = Square::from_index(sq[k] as usize);
+        before[k] = from2.index() as u8;
+        match self.ix.position_from_squares(&before[..sq.len()], mover) {
+            Some(p) => {
+                let m = Move::normal(from2, to);
+                p.is_legal(m) && p.play(m).ep_square().is_some()
+            }
+            None => false,
+        }
+    }
+
+    /// A successor of (q_side, q) was decided at `level`.
+    #[inline]
+    fn apply(&self, q_side: Color, q: u64, level: u16, out: &mut Out) {
+        let s = q_side.index();
+        let qi = q as usize;
+        let cell = &self.values[s][qi];
+        if level % 2 == 0 {
+            // The successor is lost for its side to move: q wins.
+            if cell.compare_exchange(DRAW, level_code(level + 1), Relaxed, Relaxed).is_ok() {
+                out.next.push(node(q_side, q));
+            }
+        } else if cell.load(Relaxed) == DRAW {
+            let before = self.counters[s][qi].fetch_sub(1, Relaxed);
+            debug_assert!(before > 0, "counter underflow");
+            if before == 1 {
+                let target = match exit_dtm(self.exits[s][qi].load(Relaxed)) {
+                    None => Some(level + 1),
+                    Some(Dtm::Loss(d)) => Some(d.max(level + 1)),
+                    _ => None,
+                };
+                match target {
+                    Some(t) if t == level + 1 => {
+                        if cell.compare_exchange(DRAW, level_code(t), Relaxed, Relaxed).is_ok() {
+                            out.next.push(node(q_side, q));
+                        }
+                    }
+                    Some(t) => out.later.push((t, node(q_side, q))),
+                    None => {}
+                }
+            }
+        }
+    }
+}
+
+/// Generates `targets` and everything they need into `set`, in memory
+/// (tables already in `set` are kept). Returns the names generated.
+pub fn generate_all_into(targets: &[Material], set: &mut TableSet) -> Vec<String> {
+    let mut done = Vec::new();
+    for m in crate::material::dependency_order(targets) {
+        if set.contains(&m) {
+            continue;
+        }
+        let (t, _) = generate(&m, set, &ProgressBar::hidden());
+        set.insert(std::sync::Arc::new(t));
+        done.push(m.name());
+    }
+    done
+}

@@ -1,0 +1,368 @@
+//! Position indexing with symmetry.
+//!
+//! Men are indexed in the order white king, black king, White's pieces
+//! (queen first), Black's pieces.
+//!
+//! * Pawnless (scheme 1): the board's eight symmetries are used. The white
+//!   king is folded into the 10-square triangle a1–d1–d4; if it stands on the
+//!   diagonal a1–d4 the black king is folded onto or below the a1–h8
+//!   diagonal. The 462 legal king pairs so obtained (kings neither equal nor
+//!   adjacent) form the first factor; every other man adds a factor 64. When
+//!   both kings are on the diagonal the position is reflected so that the
+//!   smaller index results ("the first man off the diagonal lies below it", as
+//!   in Bratko's Fig. 3).
+//! * With pawns (scheme 2): only the left–right mirror applies. The white
+//!   king is folded onto files a–d (32 squares), the black king takes 64,
+//!   pieces 64 and pawns 48 (ranks 2–7).
+//!
+//! Identical men (two white bishops, …) are sorted by square; an index whose
+//! men are not in that order, or that a symmetry maps to a smaller index, is
+//! *non-canonical*: it is never probed and costs the generator no work.
+
+use crate::material::Material;
+use bastion_core::{Color, Piece, Position, Role, Square};
+use std::sync::OnceLock;
+
+/// Which symmetry scheme an index uses (stored in file headers).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scheme {
+    /// Eight-fold symmetry, 462 king pairs × 64 per other man.
+    Pawnless = 1,
+    /// Left–right mirror, 32 × 64 king squares, 64 per piece and 48 per pawn.
+    Pawns = 2,
+}
+
+const NONE: u16 = u16::MAX;
+
+struct KingTables {
+    /// Pawnless king-pair number for (wk, bk) already in canonical orientation.
+    kk_index: Vec<u16>,
+    /// Inverse: (wk, bk) of each pawnless king pair.
+    kk_squares: Vec<(u8, u8)>,
+}
+
+fn in_triangle(sq: u8) -> bool {
+    let (f, r) = (sq % 8, sq / 8);
+    f <= 3 && r <= f
+}
+
+fn adjacent_or_equal(a: u8, b: u8) -> bool {
+    let (fa, ra, fb, rb) = ((a % 8) as i32, (a / 8) as i32, (b % 8) as i32, (b / 8) as i32);
+    (fa - fb).abs() <= 1 && (ra - rb).abs() <= 1
+}
+
+fn king_tables() -> &'static KingTables {
+    static T: OnceLock<KingTables> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut kk_index = vec![NONE; 64 * 64];
+        let mut kk_squares = Vec::new();
+        for wk in 0..64u8 {
+            if !in_triangle(wk) {
+                continue;
+            }
+            for bk in 0..64u8 {
+                if adjacent_or_equal(wk, bk) {
+                    continue;
+                }
+                // With the white king on the diagonal, the black king goes on or below it.
+                if wk % 8 == wk / 8 && bk / 8 > bk % 8 {
+                    continue;
+                }
+                kk_index[wk as usize * 64 + bk as usize] = kk_squares.len() as u16;
+                kk_squares.push((wk, bk));
+            }
+        }
+        debug_assert_eq!(kk_squares.len(), 462);
+        KingTables { kk_index, kk_squares }
+    })
+}
+
+/// Applies symmetry `t` (bit 2: a1–h8 reflection, bit 0: left–right, bit 1: up–down).
+#[inline(always)]
+pub fn transform(t: u8, sq: u8) -> u8 {
+    let mut s = sq;
+    if t & 4 != 0 {
+        s = ((s >> 3) | (s << 3)) & 63;
+    }
+    if t & 1 != 0 {
+        s ^= 7;
+    }
+    if t & 2 != 0 {
+        s ^= 56;
+    }
+    s
+}
+
+/// Maps positions of one material to dense indices and back.
+#[derive(Clone, Debug)]
+pub struct Indexer {
+    material: Material,
+    pieces: Vec<Piece>,
+    scheme: Scheme,
+    /// Number of squares per man after the kings (64, or 48 for pawns).
+    radix: Vec<u64>,
+    /// Ranges of identical consecutive men (start, len) to sort.
+    groups: Vec<(usize, usize)>,
+    size: u64,
+}
+
+impl Indexer {
+    /// The indexer of a (normalised) material.
+    pub fn new(material: &Material) -> Indexer {
+        let pieces = material.pieces();
+        let scheme = if material.has_pawns() { Scheme::Pawns } else { Scheme::Pawnless };
+        let radix: Vec<u64> = pieces[2..].iter().map(|p| if p.role == Role::Pawn { 48 } else { 64 }).collect();
+        let mut groups = Vec::new();
+        let mut i = 2;
+        while i < pieces.len() {
+            let mut j = i;
+            while j + 1 < pieces.len() && pieces[j + 1] == pieces[i] {
+                j += 1;
+            }
+            if j > i {
+                groups.push((i, j - i + 1));
+            }
+            i = j + 1;
+        }
+        let kings: u64 = match scheme {
+            Scheme::Pawnless => 462,
+            Scheme::Pawns => 32 * 64,
+        };
+        let size = kings * radix.iter().product::<u64>();
+        Indexer { material: material.clone(), pieces, scheme, radix, groups, size }
+    }
+
+    /// Number of indices per side to move.
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    /// The symmetry scheme.
+    pub fn scheme(&self) -> Scheme {
+        self.scheme
+    }
+
+    /// The men in index order.
+    pub fn pieces(&self) -> &[Piece] {
+        &self.pieces
+    }
+
+    /// The material indexed.
+    pub fn material(&self) -> &Material {
+        &self.material
+    }
+
+    /// Squares of the men (index order) for an index; squares may coincide.
+    pub fn decode(&self, mut idx: u64, out: &mut [u8]) {
+        let n = self.pieces.len();
+        for i in (2..n).rev() {
+            let r = self.radix[i - 2];
+            let v = (idx % r) as u8;
+            idx /= r;
+            out[i] = if r == 48 { v + 8 } else { v };
+        }
+        match self.scheme {
+            Scheme::Pawnless => {
+                let (wk, bk) = king_tables().kk_squares[idx as usize];
+                out[0] = wk;
+                out[1] = bk;
+            }
+            Scheme::Pawns => {
+                let bk = (idx % 64) as u8;
+                let w = (idx / 64) as u8;
+                out[0] = (w / 4) * 8 + w % 4;
+                out[1] = bk;
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn raw_index(&self, kk: u64, sq: &[u8]) -> u64 {
+        let mut idx = kk;
+        for i in 2..self.pieces.len() {
+            let r = self.radix[i - 2];
+            let v = if r == 48 { sq[i] as u64 - 8 } else { sq[i] as u64 };
+            idx = idx * r + v;
+        }
+        idx
+    }
+
+    #[inline(always)]
+    fn sort_groups(&self, sq: &mut [u8]) {
+        for &(s, l) in &self.groups {
+            sq[s..s + l].sort_unstable();
+        }
+    }
+
+    /// The canonical index of men on `squares` (index order), or `None` if the
+    /// kings are equal or adjacent (or a pawn stands on a back rank).
+    #[inline]
+    pub fn encode(&self, squares: &[u8]) -> Option<u64> {
+        let n = self.pieces.len();
+        let mut t_sq = [0u8; 8];
+        match self.scheme {
+            Scheme::Pawnless => {
+                let kt = king_tables();
+                let mut best: Option<u64> = None;
+                for t in 0..8u8 {
+                    let wk = transform(t, squares[0]);
+                    if !in_triangle(wk) {
+                        continue;
+                    }
+                    let bk = transform(t, squares[1]);
+                    let kk = kt.kk_index[wk as usize * 64 + bk as usize];
+                    if kk == NONE {
+                        continue;
+                    }
+                    t_sq[0] = wk;
+                    t_sq[1] = bk;
+                    for i in 2..n {
+                        t_sq[i] = transform(t, squares[i]);
+                    }
+                    self.sort_groups(&mut t_sq[..n]);
+                    let idx = self.raw_index(kk as u64, &t_sq);
+                    best = Some(best.map_or(idx, |b: u64| b.min(idx)));
+                }
+                best
+            }
+            Scheme::Pawns => {
+                let t = if squares[0] % 8 >= 4 { 1 } else { 0 };
+                for i in 0..n {
+                    t_sq[i] = transform(t, squares[i]);
+                    if self.pieces[i].role == Role::Pawn && !(8..56).contains(&t_sq[i]) {
+                        return None;
+                    }
+                }
+                if adjacent_or_equal(t_sq[0], t_sq[1]) {
+                    return None;
+                }
+                self.sort_groups(&mut t_sq[..n]);
+                let w = (t_sq[0] / 8) * 4 + t_sq[0] % 8;
+                let kk = w as u64 * 64 + t_sq[1] as u64;
+                Some(self.raw_index(kk, &t_sq))
+            }
+        }
+    }
+
+    /// The squares of a position's men in index order (the position must have
+    /// this material, in this colour orientation).
+    pub fn squares_of(&self, pos: &Position, out: &mut [u8]) {
+        let mut i = 0;
+        let mut last: Option<Piece> = None;
+        let mut bb = bastion_core::Bitboard::EMPTY;
+        for &pc in &self.pieces {
+            if last != Some(pc) {
+                bb = pos.pieces(pc.color, pc.role);
+                last = Some(pc);
+            }
+            let sq = bb.lsb();
+            bb.clear(sq);
+            out[i] = sq.index() as u8;
+            i += 1;
+        }
+    }
+
+    /// The canonical index of a position of this material (colours as stored).
+    pub fn index_of(&self, pos: &Position) -> Option<u64> {
+        let mut sq = [0u8; 8];
+        self.squares_of(pos, &mut sq);
+        self.encode(&sq[..self.pieces.len()])
+    }
+
+    /// The position at `idx` with `side` to move, or `None` if the index is
+    /// illegal (men on one square, side not to move in check) or non-canonical.
+    pub fn position(&self, idx: u64, side: Color) -> Option<Position> {
+        let mut sq = [0u8; 8];
+        let n = self.pieces.len();
+        self.decode(idx, &mut sq);
+        if self.encode(&sq[..n]) != Some(idx) {
+            return None;
+        }
+        self.position_from_squares(&sq[..n], side)
+    }
+
+    /// Builds the position with men on `squares` (not checked for canonicity).
+    pub fn position_from_squares(&self, squares: &[u8], side: Color) -> Option<Position> {
+        let mut pl = [(Square::A1, self.pieces[0]); 8];
+        for (i, &s) in squares.iter().enumerate() {
+            for &prev in &squares[..i] {
+                if prev == s {
+                    return None;
+                }
+            }
+            pl[i] = (Square::from_index(s as usize), self.pieces[i]);
+        }
+        Position::from_pieces(&pl[..squares.len()], side).ok()
+    }
+
+    /// How many of the 8 (or 2) symmetries map the men on `squares` onto
+    /// themselves; the orbit of the position has `symmetries / this` members.
+    pub fn stabilizer(&self, squares: &[u8]) -> u32 {
+        let n = squares.len();
+        let ts: &[u8] = match self.scheme {
+            Scheme::Pawnless => &[0, 1, 2, 3, 4, 5, 6, 7],
+            Scheme::Pawns => &[0, 1],
+        };
+        let mut base = [0u8; 8];
+        base[..n].copy_from_slice(squares);
+        self.sort_groups(&mut base[..n]);
+        let mut count = 0;
+        for &t in ts {
+            let mut s = [0u8; 8];
+            for i in 0..n {
+                s[i] = transform(t, squares[i]);
+            }
+            self.sort_groups(&mut s[..n]);
+            if s[..n] == base[..n] {
+                count += 1;
+            }
+        }
+        count
+    }
+
+    /// Number of symmetries of the scheme (8 or 2).
+    pub fn symmetries(&self) -> u32 {
+        match self.scheme {
+            Scheme::Pawnless => 8,
+            Scheme::Pawns => 2,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn king_pairs_are_462() {
+        assert_eq!(king_tables().kk_squares.len(), 462);
+    }
+
+    #[test]
+    fn encode_is_invariant_under_symmetry() {
+        for name in ["KRKN", "KBBK", "KPKP"] {
+            let ix = Indexer::new(&Material::parse(name).unwrap());
+            let n = ix.pieces().len();
+            let mut seen = 0;
+            for idx in (0..ix.size()).step_by(997) {
+                let mut sq = [0u8; 8];
+                ix.decode(idx, &mut sq);
+                let Some(c) = ix.encode(&sq[..n]) else { continue };
+                let ts: &[u8] = if ix.scheme() == Scheme::Pawns { &[0, 1] } else { &[0, 1, 2, 3, 4, 5, 6, 7] };
+                for &t in ts {
+                    let mut s2 = [0u8; 8];
+                    for i in 0..n {
+                        s2[i] = transform(t, sq[i]);
+                    }
+                    assert_eq!(ix.encode(&s2[..n]), Some(c));
+                }
+                // The canonical index decodes to squares that encode to itself.
+                let mut back = [0u8; 8];
+                ix.decode(c, &mut back);
+                assert_eq!(ix.encode(&back[..n]), Some(c));
+                seen += 1;
+            }
+            assert!(seen > 100);
+        }
+    }
+}

@@ -1,0 +1,33 @@
+//! Bastion's endgame tablebases.
+//!
+//! * [`gen`]: retrograde generation of distance-to-mate (DTM) tables, Bratko's
+//!   Algorithm B with move counters, for any material up to five men (pawns
+//!   and en passant included, castling excluded).
+//! * [`format`]: the compressed, checksummed file format (see
+//!   `docs/tablebase-format.md`).
+//! * [`probe`]: [`Tablebases`], the thread-safe probing API for engines and tools.
+//! * [`bitbase`]: 2-bit win/draw/loss bitbases derived from DTM tables.
+//! * [`syzygy`]: probing standard Syzygy WDL/DTZ files.
+//! * [`stats`], [`verify`]: statistics and an independent check of a table.
+
+pub mod bitbase;
+pub mod driver;
+pub mod error;
+pub mod format;
+pub mod gen;
+pub mod index;
+pub mod material;
+pub mod probe;
+pub mod stats;
+pub mod syzygy;
+pub mod table;
+pub mod value;
+pub mod verify;
+
+pub use bitbase::{Bitbase, Bitbases};
+pub use error::TbError;
+pub use material::Material;
+pub use probe::{MoveValue, Tablebases};
+pub use syzygy::{SyzygyProber, SyzygyWdl};
+pub use table::{TableData, TableSet};
+pub use value::{Dtm, Wdl};

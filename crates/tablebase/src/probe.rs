@@ -1,0 +1,170 @@
+//! [`Tablebases`]: the probing API for engines and tools.
+//!
+//! Tables are found by file name in the given directories and opened lazily
+//! on first use (the whole compressed file is read and both checksums are
+//! checked then); decompressed blocks are cached per table. A corrupt table
+//! makes probes of its ending fail with [`TbError::Corrupt`] (the `try_`
+//! methods) or answer `None` (the plain ones): it is never probed silently.
+//! All methods take `&self`; the type is `Send + Sync`.
+
+use crate::error::TbError;
+use crate::format::TableFile;
+use crate::index::Indexer;
+use crate::material::Material;
+use crate::table::{TableSet, ValueSource};
+use crate::value::{Dtm, Wdl};
+use bastion_core::{Color, Move, Position};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+/// A table file opened on first use.
+struct LazyTable {
+    path: PathBuf,
+    indexer: Indexer,
+    file: OnceLock<Result<TableFile, String>>,
+}
+
+impl LazyTable {
+    fn get(&self) -> Result<&TableFile, TbError> {
+        self.file
+            .get_or_init(|| TableFile::open(&self.path).map_err(|e| e.to_string()))
+            .as_ref()
+            .map_err(|reason| TbError::Corrupt { path: self.path.clone(), reason: reason.clone() })
+    }
+}
+
+impl ValueSource for LazyTable {
+    fn indexer(&self) -> &Indexer {
+        &self.indexer
+    }
+    fn code(&self, side: Color, idx: u64) -> Result<u16, TbError> {
+        self.get()?.code(side, idx)
+    }
+}
+
+/// A collection of DTM tables from one or more directories.
+pub struct Tablebases {
+    set: TableSet,
+    endings: Vec<(Material, PathBuf)>,
+}
+
+/// A legal move with the value it leads to (for the side playing it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveValue {
+    /// The move.
+    pub mv: Move,
+    /// Value for the side that plays it (already negated and one ply added).
+    pub value: Dtm,
+}
+
+impl Tablebases {
+    /// Indexes the `*.btb` files of `dirs` (later directories do not replace
+    /// endings found earlier). Files are checked when first probed.
+    pub fn open<P: AsRef<Path>>(dirs: &[P]) -> Result<Tablebases, TbError> {
+        let mut set = TableSet::new();
+        let mut endings: Vec<(Material, PathBuf)> = Vec::new();
+        for dir in dirs {
+            let dir = dir.as_ref();
+            let rd = std::fs::read_dir(dir).map_err(|source| TbError::Io { path: dir.to_path_buf(), source })?;
+            let mut paths: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+            paths.sort();
+            for path in paths {
+                if path.extension().and_then(|e| e.to_str()) != Some("btb") {
+                    continue;
+                }
+                let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else { continue };
+                let Ok(m) = Material::parse(stem) else { continue };
+                if !m.is_normalized() || m.name() != stem || endings.iter().any(|(e, _)| *e == m) {
+                    continue;
+                }
+                let indexer = Indexer::new(&m);
+                set.insert(Arc::new(LazyTable { path: path.clone(), indexer, file: OnceLock::new() }));
+                endings.push((m, path));
+            }
+        }
+        Ok(Tablebases { set, endings })
+    }
+
+    /// The endings available, with their files.
+    pub fn endings(&self) -> &[(Material, PathBuf)] {
+        &self.endings
+    }
+
+    /// The largest number of men of any ending available.
+    pub fn max_men(&self) -> usize {
+        self.endings.iter().map(|(m, _)| m.count()).max().unwrap_or(0)
+    }
+
+    /// Checks every table file now (checksums), returning the first error.
+    pub fn check_all(&self) -> Result<(), TbError> {
+        for (m, _) in &self.endings {
+            if let Some(t) = self.set.get(m) {
+                t.code(Color::White, 0)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Exact DTM of a position, `Ok(None)` if its ending is not available.
+    pub fn try_probe_dtm(&self, pos: &Position) -> Result<Option<Dtm>, TbError> {
+        self.set.probe(pos)
+    }
+
+    /// Exact DTM, `None` if unavailable or the table is corrupt.
+    pub fn probe_dtm(&self, pos: &Position) -> Option<Dtm> {
+        self.try_probe_dtm(pos).ok().flatten()
+    }
+
+    /// Win/draw/loss, `None` if unavailable or the table is corrupt.
+    pub fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
+        self.probe_dtm(pos).map(Dtm::wdl)
+    }
+
+    /// Every legal move with its value, best first; `Ok(None)` if some
+    /// successor's ending is unavailable.
+    pub fn try_move_values(&self, pos: &Position) -> Result<Option<Vec<MoveValue>>, TbError> {
+        let mut out = Vec::new();
+        for &mv in pos.legal_moves().iter() {
+            let Some(v) = self.set.probe(&pos.play(mv))? else { return Ok(None) };
+            out.push(MoveValue { mv, value: v.back() });
+        }
+        out.sort_by(|a, b| b.value.better(a.value));
+        Ok(Some(out))
+    }
+
+    /// The moves that keep the position's value (all moves of equal best value).
+    pub fn best_moves(&self, pos: &Position) -> Option<Vec<MoveValue>> {
+        let all = self.try_move_values(pos).ok().flatten()?;
+        let best = all.first()?.value;
+        Some(all.into_iter().filter(|m| m.value == best).collect())
+    }
+
+    /// An optimal line from `pos`: to mate if won or lost, at most `max_plies`
+    /// long (a drawn position gives an empty line).
+    pub fn try_line(&self, pos: &Position, max_plies: usize) -> Result<Vec<Move>, TbError> {
+        let mut line = Vec::new();
+        let mut p = pos.clone();
+        while line.len() < max_plies {
+            let Some(values) = self.try_move_values(&p)? else { break };
+            let Some(best) = values.first() else { break };
+            if best.value == Dtm::Draw {
+                break;
+            }
+            line.push(best.mv);
+            p = p.play(best.mv);
+        }
+        Ok(line)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn assert_send_sync<T: Send + Sync>() {}
+
+    #[test]
+    fn tablebases_are_send_and_sync() {
+        assert_send_sync::<Tablebases>();
+    }
+}

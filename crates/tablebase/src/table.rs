@@ -1,0 +1,139 @@
+//! Tables in memory and a set of tables that answers probes for any position
+//! of the endings it holds (colour flips and en-passant squares handled).
+
+use crate::error::TbError;
+use crate::index::Indexer;
+use crate::material::Material;
+use crate::value::{Dtm, ILLEGAL};
+use bastion_core::{zobrist, Color, Piece, Position, Role};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Anything that gives the stored code of (side to move, index) of one ending.
+pub trait ValueSource: Send + Sync {
+    /// The ending's indexer.
+    fn indexer(&self) -> &Indexer;
+    /// The stored code (see [`crate::value`]).
+    fn code(&self, side: Color, idx: u64) -> Result<u16, TbError>;
+}
+
+/// A fully decompressed table: one code per index and side to move.
+pub struct TableData {
+    /// The indexer (and material).
+    pub indexer: Indexer,
+    /// Codes for White to move and Black to move.
+    pub values: [Vec<u16>; 2],
+}
+
+impl TableData {
+    /// The material.
+    pub fn material(&self) -> &Material {
+        self.indexer.material()
+    }
+
+    /// The value at an index, `None` if illegal or non-canonical.
+    pub fn dtm(&self, side: Color, idx: u64) -> Option<Dtm> {
+        Dtm::from_code(self.values[side.index()][idx as usize])
+    }
+
+    /// The largest distance to mate stored, in plies.
+    pub fn max_plies(&self) -> u16 {
+        self.values.iter().flatten().filter(|&&c| c > ILLEGAL).map(|&c| c - 2).max().unwrap_or(0)
+    }
+}
+
+impl ValueSource for TableData {
+    fn indexer(&self) -> &Indexer {
+        &self.indexer
+    }
+    fn code(&self, side: Color, idx: u64) -> Result<u16, TbError> {
+        Ok(self.values[side.index()][idx as usize])
+    }
+}
+
+/// The material key (as [`Position::material_key`] computes it) of a material.
+pub fn material_key(m: &Material) -> u64 {
+    let mut key = 0;
+    for (i, color) in Color::ALL.into_iter().enumerate() {
+        key ^= zobrist::material(Piece::new(color, Role::King), 0);
+        for role in Role::ALL {
+            let n = m.sides[i].iter().filter(|&&r| r == role).count() as u32;
+            for k in 0..n {
+                key ^= zobrist::material(Piece::new(color, role), k);
+            }
+        }
+    }
+    key
+}
+
+/// A set of tables, probed by position.
+#[derive(Clone, Default)]
+pub struct TableSet {
+    by_key: HashMap<u64, (Arc<dyn ValueSource>, bool)>,
+}
+
+impl TableSet {
+    /// An empty set.
+    pub fn new() -> TableSet {
+        TableSet::default()
+    }
+
+    /// Adds a table (it answers for both colour orientations of its material).
+    pub fn insert(&mut self, table: Arc<dyn ValueSource>) {
+        let m = table.indexer().material().clone();
+        self.by_key.insert(material_key(&m.flipped()), (table.clone(), true));
+        self.by_key.insert(material_key(&m), (table, false));
+    }
+
+    /// True if the set has the (normalised) material.
+    pub fn contains(&self, m: &Material) -> bool {
+        m.count() <= 2 || self.by_key.contains_key(&material_key(m))
+    }
+
+    /// The table of a material, if present.
+    pub fn get(&self, m: &Material) -> Option<&Arc<dyn ValueSource>> {
+        self.by_key.get(&material_key(m)).map(|(t, _)| t)
+    }
+
+    /// Exact value of a position; `Ok(None)` if its ending is not in the set or
+    /// the position has castling rights.
+    pub fn probe(&self, pos: &Position) -> Result<Option<Dtm>, TbError> {
+        if !pos.castling().is_empty() {
+            return Ok(None);
+        }
+        if pos.occupied().count() == 2 {
+            return Ok(Some(Dtm::Draw));
+        }
+        if pos.ep_square().is_some() {
+            // Positions with an en-passant right are not stored: search one ply.
+            return self.probe_by_moves(pos);
+        }
+        let Some((table, flipped)) = self.by_key.get(&pos.material_key()) else { return Ok(None) };
+        let (p, side) = if *flipped {
+            let m = pos.mirrored();
+            let s = m.side_to_move();
+            (m, s)
+        } else {
+            (pos.clone(), pos.side_to_move())
+        };
+        let Some(idx) = table.indexer().index_of(&p) else { return Ok(None) };
+        Ok(Dtm::from_code(table.code(side, idx)?))
+    }
+
+    /// Value from the values of all successors (used for en-passant positions).
+    pub fn probe_by_moves(&self, pos: &Position) -> Result<Option<Dtm>, TbError> {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return Ok(Some(if pos.in_check() { Dtm::Loss(0) } else { Dtm::Draw }));
+        }
+        let mut best: Option<Dtm> = None;
+        for &m in moves.iter() {
+            let Some(v) = self.probe(&pos.play(m))? else { return Ok(None) };
+            let v = v.back();
+            if best.map_or(true, |b| v.better(b).is_gt()) {
+                best = Some(v);
+            }
+        }
+        Ok(best)
+    }
+}

@@ -1,0 +1,276 @@
+//! Bastion's local web app: an axum server that serves a self-contained page
+//! (board, play, analysis, solver, tablebase, fortress and Progressive-chess
+//! panels) and the JSON HTTP API it is built on, documented in
+//! `docs/web-api.md` and at `GET /api`.
+//!
+//! Safety: loopback by default, a Host-header check against DNS rebinding,
+//! a body size limit, capped search time/depth/threads, a semaphore bounding
+//! concurrent jobs, JSON errors for bad input and a catch-panic layer.
+
+pub mod assets;
+pub mod chess;
+pub mod engine;
+pub mod error;
+pub mod fortress;
+pub mod pgn;
+pub mod progressive;
+pub mod solver;
+pub mod tablebase;
+
+use axum::extract::{DefaultBodyLimit, Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use error::{ApiError, ApiResult};
+use serde::Serialize;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tower_http::catch_panic::CatchPanicLayer;
+
+/// Largest request body accepted (PGN texts are the big ones).
+pub const MAX_BODY_BYTES: usize = 256 * 1024;
+
+/// Limits on the work one request may ask for.
+#[derive(Clone, Debug, Serialize)]
+pub struct Caps {
+    /// Longest engine think per request (ms).
+    pub max_movetime_ms: u64,
+    /// Longest live analysis (ms) before it stops by itself.
+    pub max_analysis_ms: u64,
+    /// Deepest engine search (plies).
+    pub max_depth: i32,
+    /// Largest node limit.
+    pub max_nodes: u64,
+    /// Most MultiPV lines.
+    pub max_multipv: usize,
+    /// Most search threads per job.
+    pub max_threads: usize,
+    /// Engine hash per job (MiB).
+    pub hash_mb: usize,
+    /// Longest mate the solver is asked for (moves).
+    pub max_solve_moves: u8,
+    /// Longest solver run (ms).
+    pub max_solve_ms: u64,
+    /// Jobs (searches, solves, ...) running at once.
+    pub max_jobs: usize,
+    /// How long a request waits for a free job slot before a 503 (ms).
+    pub queue_wait_ms: u64,
+}
+
+impl Default for Caps {
+    fn default() -> Self {
+        let cores = std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1);
+        Caps {
+            max_movetime_ms: 60_000,
+            max_analysis_ms: 10 * 60_000,
+            max_depth: 64,
+            max_nodes: 500_000_000,
+            max_multipv: 8,
+            max_threads: cores,
+            hash_mb: 32,
+            max_solve_moves: 12,
+            max_solve_ms: 120_000,
+            max_jobs: cores.clamp(1, 4),
+            queue_wait_ms: 3_000,
+        }
+    }
+}
+
+/// Server configuration.
+#[derive(Clone, Debug, Default)]
+pub struct Config {
+    /// Directory for app data (reserved; the browser keeps games itself).
+    pub data_dir: Option<PathBuf>,
+    /// Directory holding tablebase files; the only files the server reads.
+    pub tb_dir: Option<PathBuf>,
+    /// Work limits.
+    pub caps: Caps,
+    /// Command line (program and arguments) of the UCI engine the fortress detector drives.
+    pub uci_engine: Option<Vec<String>>,
+    /// Extra host names accepted in the Host header (besides loopback names and the bound address).
+    pub allowed_hosts: Vec<String>,
+}
+
+/// State shared by the handlers.
+#[derive(Clone)]
+pub struct AppState {
+    /// Work limits.
+    pub caps: Arc<Caps>,
+    /// The configuration.
+    pub config: Arc<Config>,
+    jobs: Arc<Semaphore>,
+    /// The tables opened from `--tb-dir`, if any.
+    pub tablebases: Option<Arc<bastion_tablebase::Tablebases>>,
+}
+
+impl AppState {
+    /// State for `config` (opens the tablebase directory if one is given).
+    pub fn new(config: Config) -> anyhow::Result<AppState> {
+        let tablebases = tablebase::open(config.tb_dir.as_deref())?.map(Arc::new);
+        Ok(AppState {
+            caps: Arc::new(config.caps.clone()),
+            jobs: Arc::new(Semaphore::new(config.caps.max_jobs.max(1))),
+            config: Arc::new(config),
+            tablebases,
+        })
+    }
+
+    /// Waits (briefly) for a job slot; a busy server answers 503 instead of queueing forever.
+    pub async fn job_permit(&self) -> ApiResult<OwnedSemaphorePermit> {
+        let wait = Duration::from_millis(self.caps.queue_wait_ms);
+        match tokio::time::timeout(wait, self.jobs.clone().acquire_owned()).await {
+            Ok(Ok(p)) => Ok(p),
+            _ => Err(ApiError::unavailable(format!(
+                "server busy: {} jobs already running; stop one (e.g. close an analysis) and retry",
+                self.caps.max_jobs
+            ))),
+        }
+    }
+
+    /// Which optional components this server can use.
+    pub fn features(&self) -> serde_json::Value {
+        serde_json::json!({
+            "engine": true,
+            "solver": true,
+            "progressive": true,
+            "tablebase": self.tablebases.is_some(),
+            "tablebase_endings": self.tablebases.as_ref().map(|t| t.endings().iter().map(|(m, _)| m.name()).collect::<Vec<_>>()),
+            "fortress": self.config.uci_engine.is_some(),
+        })
+    }
+}
+
+async fn info(State(state): State<AppState>) -> Json<serde_json::Value> {
+    Json(serde_json::json!({
+        "name": "bastion-web",
+        "version": env!("CARGO_PKG_VERSION"),
+        "features": state.features(),
+        "caps": &*state.caps,
+    }))
+}
+
+async fn api_not_found() -> ApiError {
+    ApiError::not_found("no such API endpoint; see GET /api for the list")
+}
+
+/// Rejects requests whose Host header names another site: a page elsewhere
+/// could otherwise reach this loopback server through DNS rebinding.
+async fn check_host(State(allowed): State<Arc<Vec<String>>>, req: Request, next: Next) -> Response {
+    let host = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    let name = host_name(host);
+    let ok = host.is_empty()
+        || matches!(name, "localhost" | "127.0.0.1" | "[::1]" | "::1")
+        || name.starts_with("127.")
+        || allowed
+            .iter()
+            .any(|a| a == "*" || a.eq_ignore_ascii_case(name));
+    if ok {
+        next.run(req).await
+    } else {
+        ApiError {
+            status: StatusCode::FORBIDDEN,
+            message: format!("host {host:?} not allowed"),
+        }
+        .into_response()
+    }
+}
+
+fn host_name(host: &str) -> &str {
+    if host.starts_with('[') {
+        return host.split_inclusive(']').next().unwrap_or(host);
+    }
+    host.rsplit_once(':').map(|(h, _)| h).unwrap_or(host)
+}
+
+fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    ApiError::internal("internal error while handling this request (the server is still running)")
+        .into_response()
+}
+
+/// The whole application: page, assets and API.
+pub fn router(state: AppState) -> Router {
+    let allowed = Arc::new(state.config.allowed_hosts.clone());
+    let api = Router::new()
+        .route("/", get(assets::api_docs))
+        .route("/info", get(info))
+        .route("/legal", post(chess::legal))
+        .route("/move", post(chess::play_move))
+        .route("/game", post(chess::game))
+        .route("/pgn/import", post(chess::pgn_import))
+        .route("/pgn/export", post(chess::pgn_export))
+        .route("/engine/bestmove", post(engine::bestmove))
+        .route("/analyse", get(engine::analyse))
+        .route("/solve", post(solver::solve))
+        .route("/fortress", post(fortress::fortress))
+        .route("/progressive/game", post(progressive::game))
+        .route("/progressive/record", post(progressive::record))
+        .route("/progressive/computer", post(progressive::computer))
+        .route("/progressive/mate", post(progressive::mate))
+        .route("/tb/probe", post(tablebase::probe))
+        .fallback(api_not_found);
+    Router::new()
+        .route("/", get(assets::index))
+        .route("/app.js", get(assets::app_js))
+        .route("/app.css", get(assets::app_css))
+        .route("/favicon.svg", get(assets::favicon))
+        .nest("/api", api)
+        .with_state(state)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(middleware::from_fn_with_state(allowed, check_host))
+        .layer(CatchPanicLayer::custom(panic_response))
+        .layer(tower_http::set_header::SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+}
+
+/// Binds `addr` and serves until Ctrl-C. Prints the address to open.
+pub async fn serve(addr: SocketAddr, config: Config) -> anyhow::Result<()> {
+    let mut config = config;
+    // Listening on all interfaces is an explicit choice to be reached by any name.
+    config.allowed_hosts.push(if addr.ip().is_unspecified() {
+        "*".to_string()
+    } else {
+        addr.ip().to_string()
+    });
+    let state = AppState::new(config)?;
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+    let local = listener.local_addr()?;
+    let shown = if local.ip().is_unspecified() {
+        format!("127.0.0.1:{}", local.port())
+    } else {
+        local.to_string()
+    };
+    println!("Bastion web app: http://{shown}/  (API docs: http://{shown}/api)  Ctrl-C stops it");
+    if !local.ip().is_loopback() {
+        eprintln!("warning: listening on {local}, which is reachable from other machines");
+    }
+    axum::serve(listener, router(state))
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await?;
+    Ok(())
+}
+
+/// [`serve`] on a Tokio runtime of its own, for callers without one (the CLI).
+pub fn serve_blocking(addr: SocketAddr, config: Config) -> anyhow::Result<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    rt.block_on(serve(addr, config))
+}

@@ -1,0 +1,457 @@
+//! The JSON API through the router (tower `oneshot`), good and bad input.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use bastion_core::{Game, Position};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+async fn call(app: &axum::Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(uri).header("host", "127.0.0.1:8080");
+    let body = match body {
+        Some(v) => {
+            req = req.header("content-type", "application/json");
+            Body::from(v.to_string())
+        }
+        None => Body::empty(),
+    };
+    let resp = app.clone().oneshot(req.body(body).unwrap()).await.unwrap();
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    let v = serde_json::from_slice(&bytes).unwrap_or_else(|_| json!({ "raw": String::from_utf8_lossy(&bytes) }));
+    (status, v)
+}
+
+async fn post(app: &axum::Router, uri: &str, body: Value) -> (StatusCode, Value) {
+    call(app, "POST", uri, Some(body)).await
+}
+
+fn app(max_jobs: usize) -> axum::Router {
+    bastion_web::router(common::state(max_jobs))
+}
+
+/// Replays UCI moves with the core library (the tests' independent referee).
+fn replay(fen: &str, moves: &[&str]) -> Game {
+    let mut g = Game::new(Position::from_fen(fen).unwrap());
+    for m in moves {
+        let mv = g.position().parse_uci(m).unwrap();
+        g.make(mv);
+    }
+    g
+}
+
+fn assert_error(status: StatusCode, v: &Value, want: StatusCode) {
+    assert_eq!(status, want, "{v}");
+    assert!(v["error"].as_str().is_some_and(|s| !s.is_empty()), "no JSON error in {v}");
+}
+
+#[tokio::test]
+async fn legal_moves_and_moves() {
+    let app = app(2);
+    let (s, v) = post(&app, "/api/legal", json!({ "fen": "startpos" })).await;
+    assert_eq!(s, StatusCode::OK);
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 20);
+    assert!(moves.iter().any(|m| m["uci"] == "g1f3" && m["san"] == "Nf3" && m["from"] == "g1" && m["to"] == "f3"));
+
+    // Promotion: four moves from e7 to e8, one per piece.
+    let (_, v) = post(&app, "/api/legal", json!({ "fen": "8/4P1k1/8/8/8/8/8/4K3 w - - 0 1" })).await;
+    let promos: Vec<_> = v["moves"].as_array().unwrap().iter().filter(|m| m["to"] == "e8").collect();
+    assert_eq!(promos.len(), 4);
+
+    let (s, v) = post(&app, "/api/move", json!({ "fen": "startpos", "move": "e4" })).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["uci"], "e2e4");
+    assert_eq!(v["fen"], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+    assert!(v["outcome"].is_null());
+
+    // Mate in one with the move in UCI: the outcome says so.
+    let (s, v) =
+        post(&app, "/api/move", json!({ "fen": "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "move": "a1a8" })).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["san"], "Ra8#");
+    assert_eq!(v["outcome"]["result"], "1-0");
+    assert_eq!(v["outcome"]["reason"], "checkmate");
+}
+
+#[tokio::test]
+async fn bad_input_gets_json_errors() {
+    let app = app(2);
+    let (s, v) = post(&app, "/api/legal", json!({ "fen": "not a fen" })).await;
+    assert_error(s, &v, StatusCode::BAD_REQUEST);
+    let (s, v) = post(&app, "/api/move", json!({ "fen": "startpos", "move": "e5" })).await;
+    assert_error(s, &v, StatusCode::BAD_REQUEST);
+    let (s, v) = post(&app, "/api/move", json!({ "fen": "startpos", "move": "x".repeat(100) })).await;
+    assert_error(s, &v, StatusCode::BAD_REQUEST);
+    let (s, v) = post(&app, "/api/move", json!({ "fen": "startpos" })).await;
+    assert_error(s, &v, StatusCode::UNPROCESSABLE_ENTITY);
+    let (s, v) = post(&app, "/api/legal", json!({ "fen": "8".repeat(500) })).await;
+    assert_error(s, &v, StatusCode::BAD_REQUEST);
+
+    // Not JSON at all, and JSON without its content type.
+    let req = Request::post("/api/legal").header("content-type", "application/json").body(Body::from("{\"fen\":"));
+    let resp = app.clone().oneshot(req.unwrap()).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
+    let req = Request::post("/api/legal").body(Body::from("{\"fen\":\"startpos\"}"));
+    let resp = app.clone().oneshot(req.unwrap()).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    assert!(serde_json::from_slice::<Value>(&bytes).unwrap()["error"].is_string());
+
+    // Too big a body.
+    let big = json!({ "pgn": "1. e4 ".repeat(100_000) });
+    let (s, v) = post(&app, "/api/pgn/import", big).await;
+    assert_error(s, &v, StatusCode::PAYLOAD_TOO_LARGE);
+
+    // Unknown endpoint, wrong method.
+    let (s, v) = call(&app, "GET", "/api/nothing-here", None).await;
+    assert_error(s, &v, StatusCode::NOT_FOUND);
+    let (s, _) = call(&app, "GET", "/api/legal", None).await;
+    assert_eq!(s, StatusCode::METHOD_NOT_ALLOWED);
+
+    // A page elsewhere rebinding its DNS name to 127.0.0.1 is refused.
+    let req = Request::get("/api/info").header("host", "attacker.example:8080").body(Body::empty()).unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn game_replay_outcomes_and_pgn() {
+    let app = app(2);
+    let moves = ["f2f3", "e7e5", "g2g4", "d8h4"];
+    let (s, v) = post(&app, "/api/game", json!({ "start_fen": "", "moves": moves })).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["plies"].as_array().unwrap().len(), 4);
+    assert_eq!(v["plies"][3]["san"], "Qh4#");
+    assert_eq!(v["outcome"]["result"], "0-1");
+    assert!(v["legal"].as_array().unwrap().is_empty());
+
+    // Threefold repetition is claimable, not automatic.
+    let shuffle = ["g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1", "f6g8"];
+    let (_, v) = post(&app, "/api/game", json!({ "moves": shuffle })).await;
+    assert!(v["outcome"].is_null());
+    assert_eq!(v["claimable"]["reason"], "threefold repetition");
+
+    let (s, v) = post(&app, "/api/game", json!({ "moves": ["e2e4", "e2e4"] })).await;
+    assert_error(s, &v, StatusCode::BAD_REQUEST);
+    assert!(v["error"].as_str().unwrap().contains("ply 2"));
+
+    // Export then import gives the same game back.
+    let (s, v) = post(
+        &app,
+        "/api/pgn/export",
+        json!({ "moves": moves, "headers": [["White", "Alice \"A\""], ["Black", "Bob"]] }),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    let pgn = v["pgn"].as_str().unwrap();
+    assert!(pgn.contains("[White \"Alice \\\"A\\\"\"]"), "{pgn}");
+    assert!(pgn.contains("[Result \"0-1\"]"));
+    assert!(pgn.contains("1. f3 e5 2. g4 Qh4# 0-1"), "{pgn}");
+    let (s, v) = post(&app, "/api/pgn/import", json!({ "pgn": pgn })).await;
+    assert_eq!(s, StatusCode::OK);
+    let ucis: Vec<&str> = v["plies"].as_array().unwrap().iter().map(|p| p["uci"].as_str().unwrap()).collect();
+    assert_eq!(ucis, moves);
+    assert_eq!(v["headers"][4], json!(["White", "Alice \"A\""]));
+
+    let (s, v) = post(&app, "/api/pgn/import", json!({ "pgn": "1. e4 e5 2. Ke3" })).await;
+    assert_error(s, &v, StatusCode::BAD_REQUEST);
+    assert!(v["error"].as_str().unwrap().contains("Ke3"));
+}
+
+#[tokio::test]
+async fn engine_best_move_and_limits() {
+    let app = app(2);
+    // Mate in one: the engine's move must checkmate (checked by the core library).
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 0 1";
+    let (s, v) = post(&app, "/api/engine/bestmove", json!({ "fen": fen, "depth": 4 })).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let best = v["bestmove"].as_str().unwrap();
+    assert!(replay(fen, &[best]).position().is_checkmate(), "{best} does not mate");
+    assert_eq!(v["score"]["mate"], 1);
+
+    // With the moves of a game: the engine answers for the side to move after them.
+    let (s, v) = post(&app, "/api/engine/bestmove", json!({ "moves": ["e2e4"], "movetime": 100 })).await;
+    assert_eq!(s, StatusCode::OK);
+    let g = replay(Position::startpos().fen().as_str(), &["e2e4", v["bestmove"].as_str().unwrap()]);
+    assert_eq!(g.moves().len(), 2);
+
+    for bad in [
+        json!({ "depth": 0 }),
+        json!({ "depth": 1000 }),
+        json!({ "movetime": 10_000_000 }),
+        json!({ "threads": 10_000 }),
+        json!({ "multipv": 50 }),
+        json!({ "fen": "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "moves": ["a1a8"] }),
+    ] {
+        let (s, v) = post(&app, "/api/engine/bestmove", bad.clone()).await;
+        assert_error(s, &v, StatusCode::BAD_REQUEST);
+    }
+}
+
+/// Reads server-sent events from a response body until `done` (or `limit` events).
+async fn read_events(body: Body, limit: usize) -> Vec<(String, Value)> {
+    let mut body = body;
+    let mut buf = String::new();
+    let mut out = Vec::new();
+    while let Some(frame) = body.frame().await {
+        let frame = frame.unwrap();
+        if let Some(d) = frame.data_ref() {
+            buf.push_str(&String::from_utf8_lossy(d));
+        }
+        while let Some(end) = buf.find("\n\n") {
+            let block: String = buf.drain(..end + 2).collect();
+            let mut event = String::new();
+            let mut data = String::new();
+            for line in block.lines() {
+                if let Some(e) = line.strip_prefix("event: ") {
+                    event = e.to_string();
+                } else if let Some(d) = line.strip_prefix("data: ") {
+                    data.push_str(d);
+                }
+            }
+            if !event.is_empty() {
+                let done = event == "done";
+                out.push((event, serde_json::from_str(&data).unwrap_or(Value::Null)));
+                if done || out.len() >= limit {
+                    return out;
+                }
+            }
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn analysis_streams_multipv_lines() {
+    let app = app(2);
+    let req = Request::get("/api/analyse?fen=startpos&moves=e2e4,e7e5&multipv=3&movetime=400")
+        .header("host", "localhost")
+        .body(Body::empty())
+        .unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    assert!(resp.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
+    let events = read_events(resp.into_body(), 10_000).await;
+    assert_eq!(events[0].0, "start");
+    let infos: Vec<&Value> = events.iter().filter(|(e, _)| e == "info").map(|(_, v)| v).collect();
+    for k in 1..=3 {
+        assert!(infos.iter().any(|i| i["multipv"] == k), "no line {k}");
+    }
+    // Depths never go down for line 1, and every PV starts with a legal move.
+    let d1: Vec<i64> = infos.iter().filter(|i| i["multipv"] == 1).map(|i| i["depth"].as_i64().unwrap()).collect();
+    assert!(d1.windows(2).all(|w| w[0] <= w[1]));
+    let pos = replay(&Position::startpos().fen(), &["e2e4", "e7e5"]).position().clone();
+    for i in &infos {
+        let first = i["pv"][0].as_str().unwrap();
+        assert!(pos.parse_uci(first).is_ok(), "illegal PV move {first}");
+    }
+    let (last, done) = events.last().unwrap();
+    assert_eq!(last, "done");
+    assert!(pos.parse_uci(done["bestmove"].as_str().unwrap()).is_ok());
+
+    let req = Request::get("/api/analyse?fen=garbage").header("host", "localhost").body(Body::empty()).unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn job_slots_are_bounded_and_freed_when_a_client_leaves() {
+    let app = app(1);
+    // An open-ended analysis holds the only slot...
+    let req = Request::get("/api/analyse?fen=startpos").header("host", "localhost").body(Body::empty()).unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    let mut body = resp.into_body();
+    let first = read_events_partial(&mut body).await;
+    assert!(first.contains("event: start"));
+    // ...so another search is refused with a clear 503...
+    let (s, v) = post(&app, "/api/engine/bestmove", json!({ "movetime": 50 })).await;
+    assert_error(s, &v, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(v["error"].as_str().unwrap().contains("busy"));
+    // ...until the client goes away, which stops the search and frees the slot.
+    drop(body);
+    let mut ok = false;
+    for _ in 0..50 {
+        let (s, _) = post(&app, "/api/engine/bestmove", json!({ "movetime": 50 })).await;
+        if s == StatusCode::OK {
+            ok = true;
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(ok, "the analysis slot was not freed after the client left");
+}
+
+async fn read_events_partial(body: &mut Body) -> String {
+    let frame = body.frame().await.unwrap().unwrap();
+    String::from_utf8_lossy(frame.data_ref().unwrap()).into_owned()
+}
+
+#[tokio::test]
+async fn mate_solver_finds_all_keys() {
+    let app = app(2);
+    // Mate in two with a back-rank theme: every key's main line must end in mate.
+    let fen = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+    let (s, v) = post(&app, "/api/solve", json!({ "fen": fen, "mate": 2 })).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["status"], "solved");
+    let keys = v["keys"].as_array().unwrap();
+    assert!(!keys.is_empty());
+    for k in keys {
+        let line: Vec<&str> = k["main_line"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+        let g = replay(fen, &line);
+        assert!(g.position().is_checkmate(), "key {} line {:?} does not mate", k["san"], line);
+        assert!(line.len() <= 3);
+    }
+    // No mate in one here except Rd8#, so #1 has exactly the keys that mate at once.
+    let (_, v1) = post(&app, "/api/solve", json!({ "fen": fen, "stipulation": "#1" })).await;
+    for k in v1["keys"].as_array().unwrap() {
+        assert!(replay(fen, &[k["uci"].as_str().unwrap()]).position().is_checkmate());
+    }
+
+    let (s, v) = post(&app, "/api/solve", json!({ "fen": fen })).await;
+    assert_error(s, &v, StatusCode::BAD_REQUEST);
+    let (s, v) = post(&app, "/api/solve", json!({ "fen": fen, "mate": 0 })).await;
+    assert_error(s, &v, StatusCode::BAD_REQUEST);
+    let (s, v) = post(&app, "/api/solve", json!({ "fen": fen, "mate": 200 })).await;
+    assert_error(s, &v, StatusCode::BAD_REQUEST);
+    let (s, v) = post(&app, "/api/solve", json!({ "fen": fen, "stipulation": "z#3" })).await;
+    assert_error(s, &v, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn tablebase_values_and_optimal_line() {
+    let app = app(2);
+    let fen = "8/8/8/4k3/8/8/8/4K2Q w - - 0 1";
+    let (s, v) = post(&app, "/api/tb/probe", json!({ "fen": fen })).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["wdl"], "win");
+    let dtm = v["dtm"].as_u64().unwrap();
+    assert_eq!(dtm % 2, 1, "a win for the side to move is an odd number of plies");
+    // The optimal line is exactly DTM plies long and ends in mate.
+    let line: Vec<&str> = v["line"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    assert_eq!(line.len() as u64, dtm);
+    assert!(replay(fen, &line).position().is_checkmate());
+    // Every legal move is listed, best first; the best keeps the value.
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), Position::from_fen(fen).unwrap().legal_moves().len());
+    assert_eq!(moves[0]["dtm"].as_u64().unwrap(), dtm);
+    assert_eq!(moves[0]["uci"], line[0]);
+    assert!(moves.iter().all(|m| m["wdl"] != "loss"));
+
+    // KBK is not in the directory; a position with castling rights is not covered.
+    let (s, v) = post(&app, "/api/tb/probe", json!({ "fen": "8/8/8/4k3/8/8/8/4K2B w - - 0 1" })).await;
+    assert_error(s, &v, StatusCode::NOT_FOUND);
+    let (s, v) = post(&app, "/api/tb/probe", json!({ "fen": "4k3/8/8/8/8/8/8/4K2R w K - 0 1" })).await;
+    assert_error(s, &v, StatusCode::BAD_REQUEST);
+
+    // A server without --tb-dir says so.
+    let bare = bastion_web::router(bastion_web::AppState::new(bastion_web::Config::default()).unwrap());
+    let (s, v) = post(&bare, "/api/tb/probe", json!({ "fen": fen })).await;
+    assert_error(s, &v, StatusCode::SERVICE_UNAVAILABLE);
+    let (s, v) = post(&bare, "/api/fortress", json!({ "fen": fen })).await;
+    assert_error(s, &v, StatusCode::SERVICE_UNAVAILABLE);
+}
+
+#[tokio::test]
+async fn fortress_detector_reports_curves_and_verdict() {
+    let app = app(2);
+    // Bishop and wrong rook pawn: a classic fortress-like draw, shallow here to stay quick.
+    let fen = "8/k7/8/P7/8/2K5/3B4/8 w - - 0 1";
+    let (s, v) = post(&app, "/api/fortress", json!({ "fen": fen, "max_depth": 6, "moves": 2 })).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert!(["fortress", "progress", "unclear"].contains(&v["verdict"].as_str().unwrap()));
+    let curves = v["curves"].as_array().unwrap();
+    assert!(!curves.is_empty() && curves.len() <= 2);
+    let pos = Position::from_fen(fen).unwrap();
+    for c in curves {
+        assert!(pos.parse_uci(c["uci"].as_str().unwrap()).is_ok());
+        let depths: Vec<u64> = c["points"].as_array().unwrap().iter().map(|p| p[0].as_u64().unwrap()).collect();
+        assert!(!depths.is_empty() && *depths.last().unwrap() <= 6);
+        assert!(depths.windows(2).all(|w| w[0] < w[1]));
+    }
+    assert!(v["svg"].as_str().unwrap().contains("<svg"));
+
+    let (s, v) = post(&app, "/api/fortress", json!({ "fen": fen, "max_depth": 99 })).await;
+    assert_error(s, &v, StatusCode::BAD_REQUEST);
+    let (s, v) = post(&app, "/api/fortress", json!({ "fen": fen, "moves": 0 })).await;
+    assert_error(s, &v, StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn progressive_series_computer_and_mate() {
+    let app = app(2);
+    let (s, v) = post(&app, "/api/progressive/game", json!({ "moves": ["e4", "d5", "Nf6"] })).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["turns"], json!([["e4"], ["d5", "Nf6"]]));
+    assert_eq!(v["side"], "w");
+    assert_eq!(v["series_len"], 3);
+    assert_eq!(v["played"], 0);
+    // Inside Black's series the same side moves again.
+    let (_, v) = post(&app, "/api/progressive/game", json!({ "moves": ["e4", "d5"] })).await;
+    assert_eq!(v["side"], "b");
+    assert_eq!(v["played"], 1);
+    assert!(v["legal"].as_array().unwrap().iter().all(|m| m["uci"] != "e4e5"));
+
+    let (s, v) = post(&app, "/api/progressive/game", json!({ "moves": ["e4", "e4"] })).await;
+    assert_error(s, &v, StatusCode::BAD_REQUEST);
+    let (s, v) = post(&app, "/api/progressive/game", json!({ "rules": "martian" })).await;
+    assert_error(s, &v, StatusCode::BAD_REQUEST);
+
+    // The computer's series completes the turn and is legal.
+    let moves = json!(["e4", "d5", "Nf6"]);
+    let (s, c) = post(&app, "/api/progressive/computer", json!({ "moves": moves, "time_ms": 500 })).await;
+    assert_eq!(s, StatusCode::OK, "{c}");
+    let series = c["series"].as_array().unwrap();
+    assert_eq!(series.len(), 3);
+    let mut all: Vec<Value> = moves.as_array().unwrap().clone();
+    all.extend(series.iter().cloned());
+    let (s, v) = post(&app, "/api/progressive/game", json!({ "moves": all })).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert!(v["result"].is_null() || v["result"]["reason"] == "checkmate");
+
+    // 1.e4 2.f6 g5: White mates in the third series (two quiet moves, then Qh5#).
+    let moves = json!(["e4", "f6", "g5"]);
+    let (s, m) = post(&app, "/api/progressive/mate", json!({ "moves": moves, "time_ms": 5000 })).await;
+    assert_eq!(s, StatusCode::OK, "{m}");
+    assert_eq!(m["found"], true, "{m}");
+    let mut all: Vec<Value> = moves.as_array().unwrap().clone();
+    all.extend(m["series"].as_array().unwrap().iter().cloned());
+    let (_, v) = post(&app, "/api/progressive/game", json!({ "moves": all })).await;
+    assert_eq!(v["result"]["reason"], "checkmate", "{v}");
+    assert_eq!(v["result"]["result"], "1-0");
+
+    // Record round trip.
+    let (_, r) = post(&app, "/api/progressive/record", json!({ "moves": ["e4", "d5", "Nf6"] })).await;
+    let (s, v) = post(&app, "/api/progressive/game", json!({ "record": r["record"] })).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["turns"], json!([["e4"], ["d5", "Nf6"]]));
+}
+
+#[tokio::test]
+async fn page_assets_and_docs_are_served() {
+    let app = app(2);
+    for (path, ty) in [("/", "text/html"), ("/app.js", "text/javascript"), ("/app.css", "text/css"), ("/api", "text/plain")] {
+        let req = Request::get(path).header("host", "localhost:8080").body(Body::empty()).unwrap();
+        let resp = app.clone().oneshot(req).await.unwrap();
+        assert_eq!(resp.status(), StatusCode::OK, "{path}");
+        assert!(resp.headers()["content-type"].to_str().unwrap().starts_with(ty), "{path}");
+        let text = String::from_utf8(resp.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
+        assert!(text.len() > 100, "{path}");
+    }
+    let (s, v) = call(&app, "GET", "/api/info", None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["features"]["tablebase"], true);
+    assert_eq!(v["features"]["fortress"], true);
+    // Every endpoint the router knows is documented.
+    let docs = bastion_web::assets::API_DOCS;
+    for ep in ["/api/legal", "/api/move", "/api/game", "/api/pgn/import", "/api/pgn/export", "/api/engine/bestmove",
+        "/api/analyse", "/api/solve", "/api/tb/probe", "/api/fortress", "/api/progressive/game",
+        "/api/progressive/record", "/api/progressive/computer", "/api/progressive/mate", "/api/info"] {
+        assert!(docs.contains(ep), "{ep} is not documented");
+    }
+}

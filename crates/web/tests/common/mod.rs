@@ -1,0 +1,42 @@
+//! Shared set-up of the API and browser tests: a server state with Bastion's
+//! own UCI engine for the fortress detector and small generated tablebases.
+
+#![allow(dead_code)]
+
+use bastion_web::{AppState, Caps, Config};
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+/// A directory with the KQK and KRK DTM tables, generated once per test binary.
+pub fn tb_dir() -> PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bastion-web-tb");
+        std::fs::create_dir_all(&dir).unwrap();
+        let targets: Vec<_> =
+            ["KQK", "KRK"].iter().map(|m| bastion_tablebase::Material::parse(m).unwrap()).collect();
+        bastion_tablebase::driver::build(&targets, &dir, false, |_| {}).expect("generate test tables");
+        dir
+    })
+    .clone()
+}
+
+/// The engine command the fortress detector runs.
+pub fn uci_engine() -> Vec<String> {
+    vec![env!("CARGO_BIN_EXE_bastion-web-uci").to_string()]
+}
+
+/// Full configuration: tables, fortress engine, the given job slots.
+pub fn config(max_jobs: usize) -> Config {
+    Config {
+        tb_dir: Some(tb_dir()),
+        uci_engine: Some(uci_engine()),
+        caps: Caps { max_jobs, queue_wait_ms: 300, ..Caps::default() },
+        ..Config::default()
+    }
+}
+
+/// State for `config(max_jobs)`.
+pub fn state(max_jobs: usize) -> AppState {
+    AppState::new(config(max_jobs)).unwrap()
+}
