@@ -61,6 +61,12 @@ fn main() {
         let ours = bastion_core::Position::from_fen(fen).unwrap();
         let cozy: cozy_chess::Board = fen.parse().unwrap();
         for bulk in [true, false] {
+            // PERFT_BENCH_CASE=start-full (or kiwipete-bulk, …) limits the run to one case.
+            if let Ok(case) = std::env::var("PERFT_BENCH_CASE") {
+                if case != format!("{name}-{}", if bulk { "bulk" } else { "full" }) {
+                    continue;
+                }
+            }
             let d = if bulk { depth } else { depth - 1 };
             let skip_ours = only == "only=cozy";
             let skip_cozy = only == "only=bastion";
