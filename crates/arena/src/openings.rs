@@ -34,13 +34,12 @@ impl Opening {
 #[derive(Debug, thiserror::Error)]
 pub enum OpeningsError {
     /// The file could not be read.
-    #[error("{path}: {source}")]
+    #[error("{path}: {cause}")]
     Io {
         /// The file.
         path: String,
         /// The underlying error.
-        #[source]
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// A line or game could not be used.
     #[error("{path}:{line}: {message}")]
@@ -70,7 +69,7 @@ pub enum OpeningsError {
 pub fn load(path: impl AsRef<Path>) -> Result<Vec<Opening>, OpeningsError> {
     let path = path.as_ref();
     let shown = path.display().to_string();
-    let text = std::fs::read(path).map_err(|source| OpeningsError::Io { path: shown.clone(), source })?;
+    let text = std::fs::read(path).map_err(|cause| OpeningsError::Io { path: shown.clone(), cause })?;
     let is_pgn = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
     let openings = if is_pgn { from_pgn(&text, &shown)? } else { from_epd(&String::from_utf8_lossy(&text), &shown)? };
     if openings.is_empty() {
@@ -91,7 +90,8 @@ fn from_epd(text: &str, path: &str) -> Result<Vec<Opening>, OpeningsError> {
         if t.is_empty() || t.starts_with('#') {
             continue;
         }
-        let epd = Epd::parse(t).map_err(|e| OpeningsError::Bad { path: path.into(), line: i + 1, message: e.to_string() })?;
+        let epd =
+            Epd::parse(t).map_err(|e| OpeningsError::Bad { path: path.into(), line: i + 1, message: e.to_string() })?;
         let name = epd.id().map(str::to_string);
         out.push(Opening { start: epd.position, moves: Vec::new(), name });
     }
@@ -99,7 +99,7 @@ fn from_epd(text: &str, path: &str) -> Result<Vec<Opening>, OpeningsError> {
 }
 
 fn from_pgn(bytes: &[u8], path: &str) -> Result<Vec<Opening>, OpeningsError> {
-    let games = pgn::read_games(bytes).map_err(|source| OpeningsError::Io { path: path.into(), source })?;
+    let games = pgn::read_games(bytes).map_err(|cause| OpeningsError::Io { path: path.into(), cause })?;
     games
         .into_iter()
         .enumerate()

@@ -234,8 +234,7 @@ pub fn read_games(reader: impl Read) -> std::io::Result<Vec<PgnGame>> {
 /// `f` returns false to stop early.
 pub fn for_each_game(reader: impl Read, mut f: impl FnMut(PgnGame) -> bool) -> std::io::Result<()> {
     let mut reader = BufferedReader::new(reader);
-    let mut visitor =
-        Collector { game: PgnGame::new(Position::startpos()), pos: Position::startpos(), bad_fen: None };
+    let mut visitor = Collector { game: PgnGame::new(Position::startpos()), pos: Position::startpos(), bad_fen: None };
     while let Some(game) = reader.read_game(&mut visitor)? {
         if !f(game) {
             break;

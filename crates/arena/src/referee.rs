@@ -2,6 +2,7 @@
 //! the core ([`bastion_core::Game`]), keeps the clocks, and ends the game
 //! by rule, forfeit (illegal move, crash, time) or adjudication.
 
+use crate::book::PolyglotBook;
 use crate::openings::Opening;
 use crate::pgn::PgnGame;
 use bastion_core::{Color, Game, Move, Position, Termination};
@@ -41,7 +42,7 @@ impl TimeControl {
         let (base, inc) = rest.split_once('+').unwrap_or((rest, "0"));
         let secs = |s: &str| -> Result<Duration, String> {
             let v: f64 = s.trim().parse().map_err(|_| bad())?;
-            if !v.is_finite() || v < 0.0 || v > 1e7 {
+            if !(0.0..=1e7).contains(&v) {
                 return Err(bad());
             }
             Ok(Duration::from_secs_f64(v))
@@ -331,22 +332,38 @@ pub struct EngineConfig {
     pub dir: Option<String>,
     /// UCI options set after the handshake, in order.
     pub options: Vec<(String, String)>,
+    /// A Polyglot book the referee plays from on this engine's behalf
+    /// (weighted random choice), reread before every game so that a book
+    /// being learned during the match is used as it grows.
+    pub book: Option<String>,
+    /// Book moves are played only in the first this-many plies of a game.
+    pub book_depth: usize,
 }
 
+/// Default of [`EngineConfig::book_depth`], in plies.
+pub const DEFAULT_BOOK_DEPTH: usize = 20;
+
 impl EngineConfig {
-    /// Parses `name=A cmd=./engine dir=/x option.Hash=64 …` (the `--engine`
-    /// arguments of `bastion match`); `cmd` is required, `name` defaults to it.
+    /// Parses `name=A cmd=./engine dir=/x book=b.bin bookdepth=16 option.Hash=64 …`
+    /// (the `--engine` arguments of `bastion match`); `cmd` is required,
+    /// `name` defaults to it.
     pub fn parse(words: &[String]) -> Result<EngineConfig, String> {
-        let mut cfg = EngineConfig::default();
+        let mut cfg = EngineConfig { book_depth: DEFAULT_BOOK_DEPTH, ..EngineConfig::default() };
         for w in words {
             let (k, v) = w.split_once('=').ok_or_else(|| format!("engine argument {w:?} is not key=value"))?;
             match k {
                 "name" => cfg.name = v.to_string(),
                 "cmd" => cfg.command = v.to_string(),
                 "dir" => cfg.dir = Some(v.to_string()),
+                "book" => cfg.book = Some(v.to_string()),
+                "bookdepth" => cfg.book_depth = v.parse().map_err(|_| format!("bookdepth={v:?} is not a number"))?,
                 _ => match k.strip_prefix("option.") {
                     Some(opt) if !opt.is_empty() => cfg.options.push((opt.to_string(), v.to_string())),
-                    _ => return Err(format!("unknown engine key {k:?} (use name=, cmd=, dir=, option.NAME=)")),
+                    _ => {
+                        return Err(format!(
+                            "unknown engine key {k:?} (use name=, cmd=, dir=, book=, bookdepth=, option.NAME=)"
+                        ))
+                    }
                 },
             }
         }
@@ -380,12 +397,44 @@ pub struct Player {
     /// How to (re)start it.
     pub config: EngineConfig,
     engine: Option<Engine>,
+    book: Option<PolyglotBook>,
+    rng: u64,
 }
 
 impl Player {
     /// A player whose engine starts on first use.
     pub fn new(config: EngineConfig) -> Player {
-        Player { config, engine: None }
+        // Book choices need variety across games and workers, not reproducibility.
+        let nanos =
+            std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
+        static PLAYERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = PLAYERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let rng = (nanos ^ (u64::from(std::process::id()) << 32) ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1;
+        Player { config, engine: None, book: None, rng }
+    }
+
+    /// Rereads the book, if one is configured; a missing file is an empty book.
+    fn load_book(&mut self) -> Result<(), String> {
+        self.book = match &self.config.book {
+            Some(path) if std::path::Path::new(path).exists() => {
+                Some(PolyglotBook::open(path).map_err(|e| e.to_string())?)
+            }
+            _ => None,
+        };
+        Ok(())
+    }
+
+    /// A book move for `pos` at ply `ply` of the game, if the book has one.
+    fn book_move(&mut self, pos: &Position, ply: usize) -> Option<Move> {
+        if ply >= self.config.book_depth {
+            return None;
+        }
+        let book = self.book.as_ref()?;
+        // xorshift64*
+        self.rng ^= self.rng >> 12;
+        self.rng ^= self.rng << 25;
+        self.rng ^= self.rng >> 27;
+        book.pick_weighted(pos, self.rng.wrapping_mul(0x2545_F491_4F6C_DD1D))
     }
 
     /// The running engine, starting it if needed.
@@ -467,12 +516,14 @@ pub fn play_game(
             e.new_game()?;
             e.is_ready(Duration::from_secs(30))
         });
+        let ready = ready.map_err(|e| e.to_string()).and_then(|()| p.load_book());
         if let Err(err) = ready {
             p.discard();
-            return finish(record, Some(!color), GameEnd::Crash { side: color, detail: err.to_string() }, config);
+            return finish(record, Some(!color), GameEnd::Crash { side: color, detail: err });
         }
     }
-    let start_fen = if opening.start.fen() == bastion_core::fen::STARTPOS { "startpos".to_string() } else { opening.start.fen() };
+    let start_fen =
+        if opening.start.fen() == bastion_core::fen::STARTPOS { "startpos".to_string() } else { opening.start.fen() };
     let (mut clock, increment, period) = match config.time_control {
         TimeControl::Clock { base, increment, moves } => ([base, base], increment, moves),
         _ => ([Duration::ZERO; 2], Duration::ZERO, None),
@@ -484,13 +535,13 @@ pub fn play_game(
 
     loop {
         if let Some(o) = game.outcome(true) {
-            return finish(record, o.winner, GameEnd::Rules(o.termination), config);
+            return finish(record, o.winner, GameEnd::Rules(o.termination));
         }
         if let Some((winner, end)) = adjudicate(&game, &scores, first_engine_ply, &config.adjudication) {
-            return finish(record, winner, end, config);
+            return finish(record, winner, end);
         }
         if stop() {
-            return finish(record, None, GameEnd::Interrupted, config);
+            return finish(record, None, GameEnd::Interrupted);
         }
         let pos = game.position().clone();
         let us = pos.side_to_move();
@@ -518,6 +569,12 @@ pub fn play_game(
                 .collect()
         };
         let player = &mut sides[us.index()];
+        if let Some(m) = player.book_move(&pos, game.moves().len()) {
+            record.comments.push("book".into());
+            record.moves.push(m);
+            game.make(m);
+            continue;
+        }
         let searched = player.engine().and_then(|e| {
             e.position(&start_fen, &uci_moves)?;
             e.search(&go, limit)
@@ -527,16 +584,16 @@ pub fn play_game(
             Err(err) => {
                 player.discard();
                 if err.is_timeout() {
-                    return time_forfeit(record, &pos, us, config);
+                    return time_forfeit(record, &pos, us);
                 }
                 let detail = if err.is_crash() { format!("crashed: {err}") } else { err.to_string() };
-                return finish(record, Some(!us), GameEnd::Crash { side: us, detail }, config);
+                return finish(record, Some(!us), GameEnd::Crash { side: us, detail });
             }
         };
         if let TimeControl::Clock { .. } = config.time_control {
             let left = clock[us.index()];
             if result.elapsed > left + config.time_margin {
-                return time_forfeit(record, &pos, us, config);
+                return time_forfeit(record, &pos, us);
             }
             clock[us.index()] = left.saturating_sub(result.elapsed) + increment;
             moves_made[us.index()] += 1;
@@ -550,7 +607,7 @@ pub fn play_game(
         }
         let sent = result.best_move().unwrap_or("(none)").to_string();
         let Ok(m) = pos.parse_uci(&sent) else {
-            return finish(record, Some(!us), GameEnd::IllegalMove { side: us, sent }, config);
+            return finish(record, Some(!us), GameEnd::IllegalMove { side: us, sent });
         };
         scores.push((us, result.score().map(|s| white_cp(s, us))));
         record.comments.push(move_comment(&result));
@@ -559,10 +616,10 @@ pub fn play_game(
     }
 }
 
-fn time_forfeit(record: GameRecord, pos: &Position, loser: Color, config: &RefereeConfig) -> GameRecord {
+fn time_forfeit(record: GameRecord, pos: &Position, loser: Color) -> GameRecord {
     // FIDE 6.9: a flag fall is a draw when the opponent cannot mate by any series of legal moves.
     let winner = if pos.has_insufficient_material(!loser) { None } else { Some(!loser) };
-    finish(record, winner, GameEnd::TimeForfeit(loser), config)
+    finish(record, winner, GameEnd::TimeForfeit(loser))
 }
 
 /// Applies the adjudication rules to the game so far.
@@ -616,7 +673,7 @@ fn adjudicate(
     None
 }
 
-fn finish(mut record: GameRecord, winner: Option<Color>, end: GameEnd, _config: &RefereeConfig) -> GameRecord {
+fn finish(mut record: GameRecord, winner: Option<Color>, end: GameEnd) -> GameRecord {
     let win_text = |w: Option<Color>| match w {
         Some(c) => format!("{} wins", side_name(c)),
         None => "draw".to_string(),
@@ -714,7 +771,8 @@ mod tests {
         let s = [(w, Some(5)), (b, None), (w, Some(0)), (b, Some(10))];
         assert_eq!(adjudicate(&g, &s, 0, &rules), None);
         // Too early in the game.
-        let early = Adjudication { draw: Some(DrawRule { min_move: 40, moves: 2, score_cp: 10 }), ..Adjudication::default() };
+        let early =
+            Adjudication { draw: Some(DrawRule { min_move: 40, moves: 2, score_cp: 10 }), ..Adjudication::default() };
         let s = [(w, Some(5)), (b, Some(-3)), (w, Some(0)), (b, Some(10))];
         assert_eq!(adjudicate(&g, &s, 0, &early), None);
         let capped = Adjudication { max_moves: Some(3), ..Adjudication::default() };

@@ -205,7 +205,8 @@ pub fn run_suite(
             Err(e) => r.error = Some(e),
             Ok(criteria) => {
                 if engine.is_none() {
-                    let mut e = config.engine.start().map_err(|e| format!("cannot start {}: {e}", config.engine.command))?;
+                    let mut e =
+                        config.engine.start().map_err(|e| format!("cannot start {}: {e}", config.engine.command))?;
                     if let Some(n) = e.name() {
                         if config.engine.name == config.engine.command {
                             name = n.to_string();

@@ -140,10 +140,20 @@ impl MatchReport {
         let pct = if self.games > 0 { 100.0 * self.points / self.games as f64 } else { 0.0 };
         let mut s = format!(
             "Games {}/{}: {} vs {}: W {} D {} L {} ({:.1}/{}, {pct:.1}%)",
-            self.games, self.games_planned, self.engines[0], self.engines[1], self.wins, self.draws, self.losses, self.points, self.games
+            self.games,
+            self.games_planned,
+            self.engines[0],
+            self.engines[1],
+            self.wins,
+            self.draws,
+            self.losses,
+            self.points,
+            self.games
         );
         match (self.elo, self.elo_error) {
-            (Some(e), Some(err)) if e.is_finite() && err.is_finite() => s.push_str(&format!(" | Elo {e:+.1} ± {err:.1}")),
+            (Some(e), Some(err)) if e.is_finite() && err.is_finite() => {
+                s.push_str(&format!(" | Elo {e:+.1} ± {err:.1}"))
+            }
             (Some(e), _) => s.push_str(&format!(" | Elo {e:+.1}")),
             _ => {}
         }
@@ -159,7 +169,12 @@ impl MatchReport {
     /// The multi-line final report.
     pub fn final_report(&self) -> String {
         let mut s = String::new();
-        s.push_str(&format!("Match {} vs {}: {}\n", self.engines[0], self.engines[1], self.finished.as_deref().unwrap_or("running")));
+        s.push_str(&format!(
+            "Match {} vs {}: {}\n",
+            self.engines[0],
+            self.engines[1],
+            self.finished.as_deref().unwrap_or("running")
+        ));
         s.push_str(&self.summary_line());
         s.push('\n');
         if self.pentanomial.iter().sum::<u64>() > 0 {
@@ -199,7 +214,9 @@ struct Unit {
 fn schedule(config: &MatchConfig) -> Vec<Unit> {
     let n = config.openings.len().max(1);
     if config.repeat {
-        (0..config.games.div_ceil(2)).map(|i| Unit { index: i, opening: i % n, games: [Some(true), Some(false)] }).collect()
+        (0..config.games.div_ceil(2))
+            .map(|i| Unit { index: i, opening: i % n, games: [Some(true), Some(false)] })
+            .collect()
     } else {
         (0..config.games).map(|i| Unit { index: i, opening: i % n, games: [Some(i % 2 == 0), None] }).collect()
     }
@@ -241,7 +258,8 @@ impl Tally {
                 1 => f.illegal_moves += 1,
                 _ => f.crashes += 1,
             }
-            self.report.fault_games.push(format!("round {}.{}: {}", unit + 1, game + 1, record.reason));
+            let round = if self.repeat { format!("{}.{}", unit + 1, game + 1) } else { (unit + 1).to_string() };
+            self.report.fault_games.push(format!("round {round}: {}", record.reason));
         }
         self.add_result(unit, first_is_white, record.winner);
     }
@@ -318,6 +336,10 @@ pub fn run_match(
     }
     if config.games == 0 {
         return Err(MatchError::Config("--games must be at least 1".into()));
+    }
+    // Fail fast on an engine that cannot even start, rather than forfeiting every game.
+    for e in &config.engines {
+        e.start().map_err(|err| MatchError::Config(format!("cannot start engine {}: {err}", e.name)))?;
     }
     let units = schedule(config);
     let mut tally = Tally {
@@ -397,7 +419,11 @@ pub fn run_match(
         }
         drop(tx);
         for done in rx {
-            let round = format!("{}.{}", done.unit + 1, done.game + 1);
+            let round = if config.repeat {
+                format!("{}.{}", done.unit + 1, done.game + 1)
+            } else {
+                (done.unit + 1).to_string()
+            };
             if let Some(f) = pgn_file.as_mut() {
                 let site = "Bastion arena";
                 let text = done.record.to_pgn_game(&config.event, site, &round, &config.referee.time_control).to_pgn();
@@ -450,7 +476,8 @@ fn resume_from(
     let games = pgn::read_games(std::io::BufReader::new(file)).map_err(io)?;
     let mut by_unit: BTreeMap<usize, Vec<(usize, pgn::PgnGame)>> = BTreeMap::new();
     for g in games {
-        let Some((u, k)) = g.header("Round").and_then(|r| r.split_once('.')) else { continue };
+        let Some(round) = g.header("Round") else { continue };
+        let (u, k) = round.split_once('.').unwrap_or((round, "1"));
         let (Ok(u), Ok(k)) = (u.parse::<usize>(), k.parse::<usize>()) else { continue };
         if u == 0 || k == 0 || u > units.len() || g.winner().is_none() {
             continue;

@@ -48,10 +48,14 @@ fn builder_matches_polyglot_make_book() {
     let ours = built_from_games(30);
     assert_eq!(reference.len(), 291);
     assert_eq!(triples(&ours), triples(&reference));
-    // And every reference entry decodes to a legal move of some game position.
     let start = Position::startpos();
-    assert_eq!(ours.probe(&start), reference.probe(&start));
-    assert_eq!(reference.probe(&start).len(), 3, "e4, d4, c4/Nf3 lines of the openings file");
+    let sorted = |mut v: Vec<(bastion_core::Move, u16)>| {
+        v.sort_by_key(|&(m, w)| (w, m.raw()));
+        v
+    };
+    assert_eq!(sorted(ours.probe(&start)), sorted(reference.probe(&start)));
+    // e4, d4, c4 and Nf3 start the openings file's lines.
+    assert_eq!(reference.probe(&start).len(), 4);
 }
 
 #[test]
@@ -61,7 +65,10 @@ fn builder_matches_live_polyglot() {
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("live.bin");
     for max_ply in [4usize, 12, 40] {
-        let status = std::process::Command::new("polyglot")
+        // Debian installs game programs in /usr/games, often not on PATH.
+        let program =
+            if std::path::Path::new("/usr/games/polyglot").exists() { "/usr/games/polyglot" } else { "polyglot" };
+        let status = std::process::Command::new(program)
             .args(["make-book", "-pgn", &data("games.pgn"), "-bin"])
             .arg(&out)
             .args(["-max-ply", &max_ply.to_string(), "-min-game", "1"])

@@ -152,10 +152,45 @@ fn crash_illegal_move_and_time_forfeit_lose_and_are_reported() {
     let r = play_game([&mut hung, &mut good], &opening, &timed, &stop);
     assert_eq!(r.end, GameEnd::TimeForfeit(Color::White));
     // An engine that does not start loses without a move.
-    let mut missing = Player::new(EngineConfig { name: "Missing".into(), command: "/nonexistent/engine".into(), ..EngineConfig::default() });
+    let mut missing = Player::new(EngineConfig {
+        name: "Missing".into(),
+        command: "/nonexistent/engine".into(),
+        ..EngineConfig::default()
+    });
     let r = play_game([&mut good, &mut missing], &opening, &cfg, &stop);
     assert!(matches!(r.end, GameEnd::Crash { side: Color::Black, .. }));
     assert!(r.moves.is_empty());
+}
+
+#[test]
+fn referee_plays_book_moves_for_an_engine_with_a_book() {
+    use bastion_arena::book::BookEntry;
+    let start = Position::startpos();
+    let e4 = start.parse_san("e4").unwrap();
+    let after = start.play(e4);
+    let c5 = after.parse_san("c5").unwrap();
+    let nf3 = after.play(c5).parse_san("Nf3").unwrap();
+    let book = PolyglotBook::from_entries(vec![
+        BookEntry::new(polyglot_key(&start), &start, e4, 5),
+        BookEntry::new(polyglot_key(&after), &after, c5, 5),
+        BookEntry::new(polyglot_key(&after.play(c5)), &after.play(c5), nf3, 5),
+    ]);
+    let path = temp("referee-book.bin");
+    book.save(&path).unwrap();
+    let mut with_book = engine("Booked", "--seed 8");
+    with_book.book = Some(path.display().to_string());
+    with_book.book_depth = 2;
+    let mut a = Player::new(with_book);
+    let mut b = Player::new(engine("Plain", "--seed 9"));
+    let r = play_game([&mut a, &mut b], &Opening::startpos(), &fast_referee(), &|| false);
+    // White's first move comes from the book; Black has no book; ply 2 is beyond bookdepth.
+    assert_eq!(r.moves[0], e4);
+    assert_eq!(r.comments[0], "book");
+    assert_ne!(r.comments[1], "book");
+    assert_ne!(r.comments[2], "book");
+    assert!(EngineConfig::parse(&["cmd=x".into(), "bookdepth=x".into()]).is_err());
+    let parsed = EngineConfig::parse(&["cmd=x".into(), "book=b.bin".into(), "bookdepth=8".into()]).unwrap();
+    assert_eq!((parsed.book.as_deref(), parsed.book_depth), (Some("b.bin"), 8));
 }
 
 #[test]
@@ -266,7 +301,11 @@ fn match_learns_a_book_for_one_engine() {
         let mut p = Position::startpos();
         for (i, &m) in r.moves.iter().take(8).enumerate() {
             let learner_moves = (r.white == "Learner") == (i % 2 == 0);
-            if learner_moves { learner_keys.insert(polyglot_key(&p)) } else { other_keys.insert(polyglot_key(&p)) };
+            if learner_moves {
+                learner_keys.insert(polyglot_key(&p))
+            } else {
+                other_keys.insert(polyglot_key(&p))
+            };
             p = p.play(m);
         }
     }

@@ -4,16 +4,16 @@
 //! process through [`Engine`]; the `bastion` binary speaks UCI through [`uci`].
 
 pub mod eval;
-pub mod score;
-pub mod tt;
 pub mod options;
+pub mod score;
 pub mod search;
 pub mod tb;
+pub mod tt;
 
 pub use options::{EngineOptions, SearchParams};
 pub use score::Score;
 pub use search::{Engine, Limits, PvLine, ScoreBound, SearchControl, SearchInfo, SearchResult};
 pub use tb::{TbProber, Wdl};
-pub mod uci;
 pub mod bench;
 pub mod tune;
+pub mod uci;

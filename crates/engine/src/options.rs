@@ -1,6 +1,9 @@
 //! Engine configuration: user options and the switches of each search feature
 //! (exposed as hidden UCI options so their value can be measured by ablation).
 
+/// Accessor of one boolean switch in [`SearchParams`].
+pub type SwitchField = fn(&mut SearchParams) -> &mut bool;
+
 /// Feature switches and a few tunable constants of the search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchParams {
@@ -84,7 +87,7 @@ impl Default for SearchParams {
 
 impl SearchParams {
     /// The boolean switches as `(UCI option name, getter/setter)` for the UCI layer.
-    pub fn switches() -> &'static [(&'static str, fn(&mut SearchParams) -> &mut bool)] {
+    pub fn switches() -> &'static [(&'static str, SwitchField)] {
         &[
             ("Aspiration", |p| &mut p.aspiration),
             ("NullMove", |p| &mut p.null_move),

@@ -22,16 +22,36 @@ pub enum Wdl {
 pub trait TbProber: Send + Sync {
     /// Largest number of pieces (kings included) the tables cover.
     fn max_pieces(&self) -> u32;
-    /// WDL value of `pos`, or `None` if not covered.
+    /// WDL value of `pos`, or `None` if not covered. The search calls it only right after
+    /// a capture or pawn move (halfmove clock 0), where Syzygy WDL is exact.
     fn probe_wdl(&self, pos: &Position) -> Option<Wdl>;
-    /// Per-move values at the root (side to move's view after each move is
-    /// negated back, i.e. the value for the mover) with optional distance to mate in plies.
-    /// Default: derived from `probe_wdl` of each child.
+    /// Exact distance to mate in plies if the tables have it: `+n` the side to move mates
+    /// in `n`, `-n` it is mated in `n`, `0` drawn. Default: not available.
+    fn probe_dtm(&self, _pos: &Position) -> Option<i32> {
+        None
+    }
+    /// Per-move values at the root, for the side playing the move, with an optional
+    /// distance to mate in plies (the search keeps the moves with the best value, and
+    /// among wins the shortest, among losses the longest distance).
+    /// Default: derived from `probe_dtm`, else `probe_wdl`, of each child.
     fn probe_root(&self, pos: &Position) -> Option<Vec<(Move, Wdl, Option<i32>)>> {
         let mut out = Vec::new();
         for m in pos.legal_moves().iter().copied() {
             let child = pos.play(m);
-            let v = if child.is_checkmate() { Wdl::Loss } else { self.probe_wdl(&child)? };
+            if child.is_checkmate() {
+                out.push((m, Wdl::Win, Some(1)));
+                continue;
+            }
+            if let Some(d) = self.probe_dtm(&child) {
+                let (w, dist) = match d.signum() {
+                    1 => (Wdl::Loss, Some(d + 1)),
+                    -1 => (Wdl::Win, Some(-d + 1)),
+                    _ => (Wdl::Draw, None),
+                };
+                out.push((m, w, dist));
+                continue;
+            }
+            let v = self.probe_wdl(&child)?;
             let mine = match v {
                 Wdl::Loss => Wdl::Win,
                 Wdl::BlessedLoss => Wdl::CursedWin,

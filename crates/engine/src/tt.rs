@@ -249,7 +249,7 @@ mod tests {
         let tt = TranspositionTable::new(1);
         let n = tt.buckets.len() as u128;
         // Five keys that land in bucket 0: the shallowest of the first four is replaced.
-        let keys: Vec<u64> = (1..=5u64).map(|i| i).collect();
+        let keys: Vec<u64> = (1..=5u64).collect();
         for (i, &k) in keys.iter().take(4).enumerate() {
             assert_eq!(((k as u128 * n) >> 64), 0);
             tt.store(k, Move::NULL, 0, 0, 10 + i as i32, Bound::Exact, false);

@@ -92,10 +92,21 @@ pub fn play_game(game: u64, cfg: &GenConfig, engine: &mut Engine) -> GameRecord 
     let mut ply = 0;
     loop {
         if !pos.has_legal_moves() {
-            result = if pos.in_check() { if pos.side_to_move() == Color::White { 0.0 } else { 1.0 } } else { 0.5 };
+            result = if pos.in_check() {
+                if pos.side_to_move() == Color::White {
+                    0.0
+                } else {
+                    1.0
+                }
+            } else {
+                0.5
+            };
             break;
         }
-        if pos.halfmove_clock() >= 100 || pos.is_insufficient_material() || keys.iter().filter(|&&k| k == pos.key()).count() >= 2 {
+        if pos.halfmove_clock() >= 100
+            || pos.is_insufficient_material()
+            || keys.iter().filter(|&&k| k == pos.key()).count() >= 2
+        {
             result = 0.5;
             break;
         }
@@ -371,7 +382,9 @@ pub fn format_weights(w: &[S], header: &str) -> String {
     for l in header.lines() {
         s.push_str(&format!("//! {l}\n"));
     }
-    s.push_str("\nuse super::layout::*;\n\n/// The weights the engine plays with (see [`super::layout`] for the index map).\n");
+    s.push_str(
+        "\nuse super::layout::*;\n\n/// The weights the engine plays with (see [`super::layout`] for the index map).\n",
+    );
     s.push_str("#[rustfmt::skip]\npub static WEIGHTS: [S; NUM_PARAMS] = [\n");
     for (i, x) in w.iter().enumerate() {
         s.push_str(&format!("    S({}, {}), // {}\n", x.0, x.1, param_name(i)));

@@ -300,23 +300,21 @@ impl<W: Write + Send + 'static> UciSession<W> {
         let out = Arc::clone(&self.out);
         let show_wdl = self.show_wdl;
         self.control.stop.store(false, std::sync::atomic::Ordering::SeqCst);
-        let handle = std::thread::Builder::new()
-            .name("search".into())
-            .stack_size(64 << 20)
-            .spawn(move || {
-                let result = engine.search(&pos, &history, &limits, &mut |info| {
-                    say(&out, &format_info(&pos, info, show_wdl));
-                });
-                let line = match result.best {
-                    Some(b) => match result.ponder {
-                        Some(p) => format!("bestmove {} ponder {}", pos.to_uci(b), pos.play(b).to_uci(p)),
-                        None => format!("bestmove {}", pos.to_uci(b)),
-                    },
-                    None => "bestmove 0000".to_string(),
-                };
-                say(&out, &line);
-                engine
+        self.control.pondering.store(limits.ponder, std::sync::atomic::Ordering::SeqCst);
+        let handle = std::thread::Builder::new().name("search".into()).stack_size(64 << 20).spawn(move || {
+            let result = engine.search(&pos, &history, &limits, &mut |info| {
+                say(&out, &format_info(&pos, info, show_wdl));
             });
+            let line = match result.best {
+                Some(b) => match result.ponder {
+                    Some(p) => format!("bestmove {} ponder {}", pos.to_uci(b), pos.play(b).to_uci(p)),
+                    None => format!("bestmove {}", pos.to_uci(b)),
+                },
+                None => "bestmove 0000".to_string(),
+            };
+            say(&out, &line);
+            engine
+        });
         match handle {
             Ok(h) => self.search = Some(h),
             Err(e) => {

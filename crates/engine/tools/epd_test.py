@@ -22,7 +22,11 @@ opts = {"Hash": a.hash, "Threads": a.threads}
 for o in a.opt:
     k, v = o.split("=", 1)
     opts[k] = v
-eng.configure(opts)
+for k, v in opts.items():
+    if k in eng.options:
+        eng.configure({k: v})
+    else:  # hidden options (search feature switches) are not advertised
+        eng.protocol.send_line(f"setoption name {k} value {v}")
 lines = [l for l in open(a.epd) if l.strip()]
 if a.limit:
     lines = lines[: a.limit]

@@ -37,12 +37,15 @@ fn check(path: &str) -> Result<(), Box<dyn std::error::Error>> {
         let m = Material::of(&pos);
         generate_all_into(&[m], &mut tables);
         let dtm = tables.probe(&pos)?.ok_or("no table")?;
-        let agrees = match (entry.label, dtm) {
-            (Label::Fortress, Dtm::Draw) => true,
-            (Label::Progress, Dtm::Win(_) | Dtm::Loss(_)) => true,
-            _ => false,
-        };
-        if agrees { ok += 1 } else { bad += 1 }
+        let agrees = matches!(
+            (entry.label, dtm),
+            (Label::Fortress, Dtm::Draw) | (Label::Progress, Dtm::Win(_) | Dtm::Loss(_))
+        );
+        if agrees {
+            ok += 1
+        } else {
+            bad += 1
+        }
         println!("{:<24} {:>9?}  {}", entry.id, dtm, if agrees { "ok" } else { "LABEL DISAGREES" });
     }
     println!("{ok} agree, {bad} disagree, {skipped} beyond 5 men");
@@ -70,9 +73,8 @@ fn longest(name: &str, n: usize) -> Result<(), Box<dyn std::error::Error>> {
             found.push((p, pos.fen()));
         }
     }
-    found.sort_by(|a, b| b.0.cmp(&a.0));
-    let mut seen = std::collections::HashSet::new();
-    for (p, fen) in found.iter().filter(|(p, _)| seen.insert(*p) || true).take(n) {
+    found.sort_by_key(|f| std::cmp::Reverse(f.0));
+    for (p, fen) in found.iter().take(n) {
         println!("{p:>4} plies  {fen}");
     }
     Ok(())

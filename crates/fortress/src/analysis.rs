@@ -40,7 +40,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             min_depth: 2,
-            max_depth: 16,
+            max_depth: 20,
             multipv: 5,
             thresholds: Thresholds::default(),
             breakthrough: true,
@@ -203,24 +203,16 @@ pub fn analyse_with_progress(
 ) -> Result<Analysis, FortressError> {
     config.validate()?;
     let started = Instant::now();
-    let pos = Position::from_fen(fen).map_err(|e| FortressError::Fen {
-        fen: fen.to_owned(),
-        why: e.to_string(),
-    })?;
+    let pos = Position::from_fen(fen).map_err(|e| FortressError::Fen { fen: fen.to_owned(), why: e.to_string() })?;
     let legal = pos.legal_moves();
     if legal.is_empty() {
         return Err(FortressError::NoLegalMoves);
     }
     let fen = pos.fen();
-    let mut runner = Runner {
-        engine,
-        limit: Duration::from_millis(config.search_limit_ms),
-        truncated: 0,
-    };
+    let mut runner = Runner { engine, limit: Duration::from_millis(config.search_limit_ms), truncated: 0 };
     let k = config.multipv.min(legal.len() as u32);
-    let table = runner.search(&fen, &[], pos.side_to_move(), config.max_depth, k, &mut |d| {
-        progress(Stage::Main { depth: d })
-    })?;
+    let table = runner
+        .search(&fen, &[], pos.side_to_move(), config.max_depth, k, &mut |d| progress(Stage::Main { depth: d }))?;
     let san = |p: &Position, uci: &str| p.parse_uci(uci).map(|m| p.san(m)).unwrap_or_else(|_| uci.to_owned());
     let top = table.final_moves();
     if top.is_empty() {
@@ -230,9 +222,9 @@ pub fn analyse_with_progress(
     let principal = table.principal(config.min_depth, 0);
     let material = material_balance(&pos);
     let t = &config.thresholds;
-    let (verdict, evidence) = classify(&principal, &curves, material, t);
+    let (verdict, evidence) = classify(&principal, &curves, material, pos.side_to_move(), t);
     let times = table.times();
-    let verdict_depth = stable_from(&principal, &curves, material, t, verdict);
+    let verdict_depth = stable_from(&principal, &curves, material, pos.side_to_move(), t, verdict);
     let verdict_ms = verdict_depth.and_then(|d| times.iter().find(|x| x.depth == d).map(|x| x.ms));
 
     let ahead: Color = evidence.ahead.map_or(pos.side_to_move(), Color::from);
@@ -241,11 +233,7 @@ pub fn analyse_with_progress(
     if breakthrough_searched {
         breakthroughs = runner.breakthroughs(&pos, config, ahead, &curves, progress)?;
     }
-    let avoidance = if config.avoid {
-        Some(runner.avoidance(&pos, config, &curves, progress)?)
-    } else {
-        None
-    };
+    let avoidance = if config.avoid { Some(runner.avoidance(&pos, config, &curves, progress)?) } else { None };
     Ok(Analysis {
         fen,
         engine: runner.engine.name().unwrap_or("unknown engine").to_owned(),
@@ -271,6 +259,7 @@ pub fn stable_from(
     principal: &[Point],
     curves: &[Curve],
     material: i32,
+    side_to_move: Color,
     t: &Thresholds,
     final_verdict: Verdict,
 ) -> Option<u32> {
@@ -278,7 +267,7 @@ pub fn stable_from(
     for p in principal.iter().rev() {
         let cut: Vec<Point> = principal.iter().copied().filter(|x| x.depth <= p.depth).collect();
         let cut_curves: Vec<Curve> = curves.iter().map(|c| c.truncated(p.depth)).collect();
-        if classify(&cut, &cut_curves, material, t).0 != final_verdict {
+        if classify(&cut, &cut_curves, material, side_to_move, t).0 != final_verdict {
             break;
         }
         from = Some(p.depth);
@@ -354,11 +343,7 @@ impl Runner<'_> {
         let t = &config.thresholds;
         let fen = pos.fen();
         let moves: Vec<_> = pos.legal_moves().iter().copied().collect();
-        let best_final = top
-            .iter()
-            .filter_map(|c| c.last())
-            .map(|p| p.eval.pawns_for(ahead))
-            .fold(f64::MIN, f64::max);
+        let best_final = top.iter().filter_map(|c| c.last()).map(|p| p.eval.pawns_for(ahead)).fold(f64::MIN, f64::max);
         let mut found = Vec::new();
         for (i, &m) in moves.iter().enumerate() {
             progress(Stage::Breakthrough { index: i + 1, total: moves.len() });
@@ -407,9 +392,7 @@ impl Runner<'_> {
             });
             b.replies_rise = Some(
                 !b.replies.is_empty()
-                    && b.replies
-                        .iter()
-                        .all(|c| rises(&c.evals_by_depth, ahead, t.window, t.rise, t.tolerance)),
+                    && b.replies.iter().all(|c| rises(&c.evals_by_depth, ahead, t.window, t.rise, t.tolerance)),
             );
         }
         Ok(found)
@@ -447,23 +430,15 @@ impl Runner<'_> {
                 let replies = table.final_moves();
                 let curves = table.curves_for(&replies, config.min_depth, 1, |r| r.to_owned());
                 let principal = table.principal(config.min_depth, 1);
-                let (v, ev) = classify(&principal, &curves, material_balance(&child), &config.thresholds);
+                let (v, ev) =
+                    classify(&principal, &curves, material_balance(&child), child.side_to_move(), &config.thresholds);
                 (v, ev.reason)
             };
-            judged.push(MoveJudgement {
-                san: c.san.clone(),
-                uci: c.uci.clone(),
-                eval: last.eval,
-                verdict,
-                reason,
-            });
+            judged.push(MoveJudgement { san: c.san.clone(), uci: c.uci.clone(), eval: last.eval, verdict, reason });
         }
         let best_is_fortress = judged.first().is_some_and(|j| j.verdict == Verdict::Fortress);
-        let alternative = if best_is_fortress {
-            judged.iter().find(|j| j.verdict == Verdict::Progress).cloned()
-        } else {
-            None
-        };
+        let alternative =
+            if best_is_fortress { judged.iter().find(|j| j.verdict == Verdict::Progress).cloned() } else { None };
         Ok(Avoidance { judged, best_is_fortress, alternative })
     }
 }

@@ -9,6 +9,7 @@ use bastion_core::{Color, Position, Role};
 use serde::{Deserialize, Serialize};
 
 use crate::curve::{Curve, Point};
+use crate::score::Eval;
 
 /// The detector's judgement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -52,6 +53,14 @@ pub struct Thresholds {
     /// cannot show the slow progress, as in KQKR or KBNK), not as a fortress.
     /// Use infinity for the paper's pure shape criterion.
     pub decisive: f64,
+    /// A rise only counts as progress when it ends at least this far ahead
+    /// (pawns): a curve climbing from a bad score up to equality is the
+    /// engine discovering a draw, not progress.
+    pub progress_level: f64,
+    /// Depths at the end of the best line that must all be exactly 0.00 (the
+    /// engine's draw score: repetition, stalemate, 50-move rule) for the
+    /// position to count as a proven fortress whatever the earlier curve did.
+    pub draw_depths: u32,
     /// Material edge (pawn = 1, minor = 3, rook = 5, queen = 9) that makes a
     /// side "ahead" when the evaluation alone does not.
     pub material_edge: i32,
@@ -67,6 +76,8 @@ impl Default for Thresholds {
             spread: 0.5,
             rise: 0.5,
             decisive: 2.0,
+            progress_level: 1.0,
+            draw_depths: 2,
             material_edge: 1,
             eval_edge: 1.5,
         }
@@ -98,6 +109,8 @@ pub struct Evidence {
     pub moves_compared: usize,
     /// A mate score for the side ahead at the final depth.
     pub mate: Option<i32>,
+    /// How many deepest depths in a row the best line scored exactly 0.00.
+    pub draw_run: u32,
     /// The rule that decided, in words.
     pub reason: String,
 }
@@ -133,16 +146,10 @@ impl From<Side> for Color {
 /// Material balance, White minus Black, in traditional piece values.
 pub fn material_balance(pos: &Position) -> i32 {
     let value = |c: Color| -> i32 {
-        [
-            (Role::Pawn, 1),
-            (Role::Knight, 3),
-            (Role::Bishop, 3),
-            (Role::Rook, 5),
-            (Role::Queen, 9),
-        ]
-        .iter()
-        .map(|&(r, v)| v * pos.pieces(c, r).count() as i32)
-        .sum()
+        [(Role::Pawn, 1), (Role::Knight, 3), (Role::Bishop, 3), (Role::Rook, 5), (Role::Queen, 9)]
+            .iter()
+            .map(|&(r, v)| v * pos.pieces(c, r).count() as i32)
+            .sum()
     };
     value(Color::White) - value(Color::Black)
 }
@@ -161,9 +168,7 @@ pub fn fitted_rise(points: &[(f64, f64)]) -> f64 {
         return 0.0;
     }
     let sxy: f64 = points.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
-    let (lo, hi) = points
-        .iter()
-        .fold((f64::MAX, f64::MIN), |(lo, hi), p| (lo.min(p.0), hi.max(p.0)));
+    let (lo, hi) = points.iter().fold((f64::MAX, f64::MIN), |(lo, hi), p| (lo.min(p.0), hi.max(p.0)));
     sxy / sxx * (hi - lo)
 }
 
@@ -180,36 +185,26 @@ pub fn ahead_side(final_pawns_white: f64, material: i32, t: &Thresholds) -> Opti
 
 /// Classifies from the principal curve (the best line's evaluation at every
 /// depth), the top moves' curves and the material balance.
+///
+/// The top moves' spread only counts when the side ahead is to move: the
+/// paper's "many moves keep the same value" is about the attacker's options;
+/// a defender usually has a few moves that lose even in a fortress.
 pub fn classify(
     principal: &[Point],
     curves: &[Curve],
     material: i32,
+    side_to_move: Color,
     t: &Thresholds,
 ) -> (Verdict, Evidence) {
     let Some(last) = principal.last().copied() else {
         return (Verdict::Unclear, empty_evidence(material, "no depths were reported"));
     };
     let ahead = ahead_side(last.eval.pawns(), material, t);
-    let window: Vec<Point> = principal
-        .iter()
-        .rev()
-        .take(t.window.max(2) as usize)
-        .rev()
-        .copied()
-        .collect();
+    let window: Vec<Point> = principal.iter().rev().take(t.window.max(2) as usize).rev().copied().collect();
     let side = ahead.unwrap_or(Color::White);
-    let adv: Vec<(f64, f64)> = window
-        .iter()
-        .map(|p| (f64::from(p.depth), p.eval.pawns_for(side)))
-        .collect();
-    let (lo, hi) = adv
-        .iter()
-        .fold((f64::MAX, f64::MIN), |(lo, hi), p| (lo.min(p.1), hi.max(p.1)));
-    let finals: Vec<f64> = curves
-        .iter()
-        .filter_map(|c| c.at(last.depth))
-        .map(|e| e.pawns_for(side))
-        .collect();
+    let adv: Vec<(f64, f64)> = window.iter().map(|p| (f64::from(p.depth), p.eval.pawns_for(side))).collect();
+    let (lo, hi) = adv.iter().fold((f64::MAX, f64::MIN), |(lo, hi), p| (lo.min(p.1), hi.max(p.1)));
+    let finals: Vec<f64> = curves.iter().filter_map(|c| c.at(last.depth)).map(|e| e.pawns_for(side)).collect();
     let spread = if finals.is_empty() {
         0.0
     } else {
@@ -230,15 +225,23 @@ pub fn classify(
         spread,
         moves_compared: finals.len(),
         mate,
+        draw_run: principal.iter().rev().take_while(|p| p.eval == Eval::Cp(0)).count() as u32,
         reason: String::new(),
     };
-    let (verdict, reason) = decide(&ev, ahead.is_some(), window.len(), t);
+    let attacker_to_move = ahead == Some(side_to_move);
+    let (verdict, reason) = decide(&ev, ahead.is_some(), attacker_to_move, window.len(), t);
     ev.reason = reason;
     (verdict, ev)
 }
 
 /// The decision rules, in order; returns the verdict and the rule in words.
-fn decide(ev: &Evidence, someone_ahead: bool, window_len: usize, t: &Thresholds) -> (Verdict, String) {
+fn decide(
+    ev: &Evidence,
+    someone_ahead: bool,
+    attacker_to_move: bool,
+    window_len: usize,
+    t: &Thresholds,
+) -> (Verdict, String) {
     if let Some(n) = ev.mate {
         return (Verdict::Progress, format!("the engine finds a forced mate (#{n}) for the side ahead"));
     }
@@ -252,12 +255,18 @@ fn decide(ev: &Evidence, someone_ahead: bool, window_len: usize, t: &Thresholds)
         );
     }
     if window_len < t.window.max(2) as usize {
+        return (Verdict::Unclear, format!("only {window_len} depths reported; the window needs {}", t.window));
+    }
+    if t.draw_depths > 0 && ev.draw_run >= t.draw_depths {
         return (
-            Verdict::Unclear,
-            format!("only {window_len} depths reported; the window needs {}", t.window),
+            Verdict::Fortress,
+            format!(
+                "the best line scores exactly 0.00 (a draw the engine can prove) at the last {} depths despite material {:+}",
+                ev.draw_run, ev.material
+            ),
         );
     }
-    if ev.rise >= t.rise {
+    if ev.rise >= t.rise && ev.advantage >= t.progress_level {
         return (
             Verdict::Progress,
             format!(
@@ -267,22 +276,28 @@ fn decide(ev: &Evidence, someone_ahead: bool, window_len: usize, t: &Thresholds)
         );
     }
     let flat = ev.range <= t.tolerance;
-    let close = ev.spread <= t.spread;
-    if flat && close && ev.advantage >= t.decisive {
-        return (
-            Verdict::Progress,
-            format!(
-                "flat, but at a decisive level ({:+.2} >= {:.2}): a won plateau the evaluation cannot resolve",
-                ev.advantage, t.decisive
-            ),
-        );
-    }
-    if flat && close {
+    let close = !attacker_to_move || ev.spread <= t.spread;
+    if flat && close && ev.advantage < t.decisive {
+        let spread = if attacker_to_move {
+            format!(" and the top {} moves lie within {:.2} (limit {:.2})", ev.moves_compared, ev.spread, t.spread)
+        } else {
+            " (the defender is to move; the spread of its moves is not judged)".to_owned()
+        };
         return (
             Verdict::Fortress,
             format!(
-                "evaluations stay within {:.2} over depths {}-{} (tolerance {:.2}) and the top {} moves lie within {:.2} (spread {:.2})",
-                ev.range, ev.window_from, ev.final_depth, t.tolerance, ev.moves_compared, ev.spread, t.spread
+                "evaluations stay within {:.2} over depths {}-{} (tolerance {:.2}){spread}",
+                ev.range, ev.window_from, ev.final_depth, t.tolerance
+            ),
+        );
+    }
+    if ev.advantage >= t.decisive {
+        let shape = if flat { "flat" } else { "not flat" };
+        return (
+            Verdict::Progress,
+            format!(
+                "a decisive advantage ({:+.2} >= {:.2}) with {shape} curves (range {:.2}) and no fortress pattern below the decisive level",
+                ev.advantage, t.decisive, ev.range
             ),
         );
     }
@@ -297,10 +312,7 @@ fn decide(ev: &Evidence, someone_ahead: bool, window_len: usize, t: &Thresholds)
     }
     (
         Verdict::Unclear,
-        format!(
-            "evaluations move by {:.2} over the window without rising (rise {:.2})",
-            ev.range, ev.rise
-        ),
+        format!("evaluations move by {:.2} over the window without rising (rise {:+.2})", ev.range, ev.rise),
     )
 }
 
@@ -317,6 +329,7 @@ fn empty_evidence(material: i32, reason: &str) -> Evidence {
         spread: 0.0,
         moves_compared: 0,
         mate: None,
+        draw_run: 0,
         reason: reason.into(),
     }
 }
@@ -341,19 +354,15 @@ pub fn rises(curve: &[Point], side: Color, window: u32, rise: f64, tolerance: f6
         return false;
     }
     let drops = tail.windows(2).filter(|w| w[1].1 < w[0].1 - tolerance).count();
-    fitted_rise(&tail) >= rise && drops * 3 <= tail.len() - 1
+    fitted_rise(&tail) >= rise && drops * 3 < tail.len()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::score::Eval;
 
     fn curve(cps: &[i32]) -> Vec<Point> {
-        cps.iter()
-            .enumerate()
-            .map(|(i, &cp)| Point { depth: i as u32 + 2, eval: Eval::Cp(cp) })
-            .collect()
+        cps.iter().enumerate().map(|(i, &cp)| Point { depth: i as u32 + 2, eval: Eval::Cp(cp) }).collect()
     }
 
     fn top(cps: &[i32], depth: u32) -> Vec<Curve> {
@@ -369,7 +378,7 @@ mod tests {
     #[test]
     fn flat_and_close_with_material_edge_is_fortress() {
         let p = curve(&[40, 10, 30, 26, 27, 26, 27, 26, 26, 27]);
-        let (v, ev) = classify(&p, &top(&[27, 27, 26, 25, 20], 11), 4, &Thresholds::default());
+        let (v, ev) = classify(&p, &top(&[27, 27, 26, 25, 20], 11), 4, Color::White, &Thresholds::default());
         assert_eq!(v, Verdict::Fortress, "{ev:?}");
         assert_eq!(ev.ahead, Some(Side::White));
         assert!(ev.range <= 0.02);
@@ -378,7 +387,7 @@ mod tests {
     #[test]
     fn rising_curve_is_progress_even_when_low() {
         let p = curve(&[50, 55, 60, 80, 95, 120, 150, 170, 200, 240]);
-        let (v, ev) = classify(&p, &top(&[240, 60], 11), 2, &Thresholds::default());
+        let (v, ev) = classify(&p, &top(&[240, 60], 11), 2, Color::White, &Thresholds::default());
         assert_eq!(v, Verdict::Progress, "{ev:?}");
         assert!(ev.rise > 1.0);
     }
@@ -386,7 +395,7 @@ mod tests {
     #[test]
     fn black_side_ahead_rises_downwards() {
         let p = curve(&[-50, -55, -60, -80, -95, -120, -150, -170, -200, -240]);
-        let (v, ev) = classify(&p, &[], -3, &Thresholds::default());
+        let (v, ev) = classify(&p, &[], -3, Color::Black, &Thresholds::default());
         assert_eq!((v, ev.ahead), (Verdict::Progress, Some(Side::Black)));
     }
 
@@ -394,14 +403,14 @@ mod tests {
     fn mate_for_the_side_ahead_is_progress() {
         let mut p = curve(&[300, 310, 320, 320, 330, 330]);
         p.push(Point { depth: 8, eval: Eval::Mate(12) });
-        let (v, ev) = classify(&p, &[], 4, &Thresholds::default());
+        let (v, ev) = classify(&p, &[], 4, Color::White, &Thresholds::default());
         assert_eq!((v, ev.mate), (Verdict::Progress, Some(12)));
     }
 
     #[test]
     fn flat_but_far_apart_moves_is_unclear() {
         let p = curve(&[100, 100, 101, 100, 100, 100, 100]);
-        let (v, _) = classify(&p, &top(&[100, -200, -300], 8), 3, &Thresholds::default());
+        let (v, _) = classify(&p, &top(&[100, -200, -300], 8), 3, Color::White, &Thresholds::default());
         assert_eq!(v, Verdict::Unclear);
     }
 
@@ -409,22 +418,37 @@ mod tests {
     fn flat_at_decisive_level_is_a_won_plateau_unless_disabled() {
         let p = curve(&[240, 250, 245, 250, 248, 251, 249]);
         let tops = top(&[249, 248, 247], 8);
-        let (v, _) = classify(&p, &tops, 4, &Thresholds::default());
+        let (v, _) = classify(&p, &tops, 4, Color::White, &Thresholds::default());
         assert_eq!(v, Verdict::Progress);
         let pure = Thresholds { decisive: f64::INFINITY, ..Thresholds::default() };
-        assert_eq!(classify(&p, &tops, 4, &pure).0, Verdict::Fortress);
+        assert_eq!(classify(&p, &tops, 4, Color::White, &pure).0, Verdict::Fortress);
+    }
+
+    #[test]
+    fn climbing_to_equality_is_not_progress() {
+        let p = curve(&[-90, -75, -60, -45, -30, -15, -2]);
+        let (v, ev) = classify(&p, &[], 6, Color::Black, &Thresholds::default());
+        assert!(ev.rise > 0.5);
+        assert_ne!(v, Verdict::Progress);
+    }
+
+    #[test]
+    fn settled_draw_score_is_a_fortress_even_after_a_wobble() {
+        let p = curve(&[300, 250, 36, 20, 30, 0, 0, 0]);
+        let (v, ev) = classify(&p, &top(&[0, 0, 0], 9), 3, Color::White, &Thresholds::default());
+        assert_eq!((v, ev.draw_run), (Verdict::Fortress, 3));
     }
 
     #[test]
     fn balanced_position_is_unclear() {
         let p = curve(&[0, 0, 0, 0, 0, 0, 0]);
-        assert_eq!(classify(&p, &[], 0, &Thresholds::default()).0, Verdict::Unclear);
+        assert_eq!(classify(&p, &[], 0, Color::White, &Thresholds::default()).0, Verdict::Unclear);
     }
 
     #[test]
     fn too_few_depths_is_unclear() {
         let p = curve(&[20, 20, 20]);
-        assert_eq!(classify(&p, &[], 4, &Thresholds::default()).0, Verdict::Unclear);
+        assert_eq!(classify(&p, &[], 4, Color::White, &Thresholds::default()).0, Verdict::Unclear);
     }
 
     #[test]

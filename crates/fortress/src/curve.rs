@@ -33,10 +33,7 @@ pub struct Curve {
 impl Curve {
     /// The evaluation at `depth`, if recorded.
     pub fn at(&self, depth: u32) -> Option<Eval> {
-        self.evals_by_depth
-            .iter()
-            .find(|p| p.depth == depth)
-            .map(|p| p.eval)
+        self.evals_by_depth.iter().find(|p| p.depth == depth).map(|p| p.eval)
     }
 
     /// The deepest recorded point.
@@ -49,12 +46,7 @@ impl Curve {
         Curve {
             san: self.san.clone(),
             uci: self.uci.clone(),
-            evals_by_depth: self
-                .evals_by_depth
-                .iter()
-                .copied()
-                .filter(|p| p.depth <= depth)
-                .collect(),
+            evals_by_depth: self.evals_by_depth.iter().copied().filter(|p| p.depth <= depth).collect(),
         }
     }
 }
@@ -85,10 +77,7 @@ pub struct DepthTable {
 impl DepthTable {
     /// An empty table for a search from a position with `side_to_move`.
     pub fn new(side_to_move: Color) -> Self {
-        DepthTable {
-            side_to_move: Some(side_to_move),
-            ..Self::default()
-        }
+        DepthTable { side_to_move: Some(side_to_move), ..Self::default() }
     }
 
     /// Feeds one `info` line, received `elapsed_ms` after `go`.
@@ -105,8 +94,7 @@ impl DepthTable {
         };
         let side = self.side_to_move.unwrap_or(Color::White);
         let multipv = info.multipv.unwrap_or(1);
-        self.lines
-            .insert((depth, multipv), (first.clone(), Eval::from_uci(score, side)));
+        self.lines.insert((depth, multipv), (first.clone(), Eval::from_uci(score, side)));
         let ms = info.time.unwrap_or(elapsed_ms);
         let t = self.times.entry(depth).or_insert(ms);
         *t = (*t).max(ms);
@@ -133,10 +121,7 @@ impl DepthTable {
 
     /// Cumulative time at the end of each depth.
     pub fn times(&self) -> Vec<DepthTime> {
-        self.times
-            .iter()
-            .map(|(&depth, &ms)| DepthTime { depth, ms })
-            .collect()
+        self.times.iter().map(|(&depth, &ms)| DepthTime { depth, ms }).collect()
     }
 
     /// Curves for `moves` (UCI) over all depths from `min_depth` on,
@@ -162,10 +147,7 @@ impl DepthTable {
                         self.at_depth(d)
                             .into_iter()
                             .find(|(m, _)| m == mv)
-                            .map(|(_, eval)| Point {
-                                depth: d + depth_offset,
-                                eval,
-                            })
+                            .map(|(_, eval)| Point { depth: d + depth_offset, eval })
                     })
                     .collect(),
             })
@@ -178,12 +160,7 @@ impl DepthTable {
         self.depths()
             .into_iter()
             .filter(|&d| d + depth_offset >= min_depth)
-            .filter_map(|d| {
-                self.at_depth(d).first().map(|(_, eval)| Point {
-                    depth: d + depth_offset,
-                    eval: *eval,
-                })
-            })
+            .filter_map(|d| self.at_depth(d).first().map(|(_, eval)| Point { depth: d + depth_offset, eval: *eval }))
             .collect()
     }
 
@@ -196,10 +173,7 @@ impl DepthTable {
 
     /// The moves of the deepest depth, best first.
     pub fn final_moves(&self) -> Vec<String> {
-        self.depths()
-            .last()
-            .map(|&d| self.at_depth(d).into_iter().map(|(m, _)| m).collect())
-            .unwrap_or_default()
+        self.depths().last().map(|&d| self.at_depth(d).into_iter().map(|(m, _)| m).collect()).unwrap_or_default()
     }
 }
 
@@ -231,34 +205,19 @@ mod tests {
             ],
         );
         assert_eq!(t.depths(), vec![3, 4]);
-        assert_eq!(
-            t.at_depth(4),
-            vec![("d2d4".into(), Eval::Cp(25)), ("e2e4".into(), Eval::Cp(15))]
-        );
+        assert_eq!(t.at_depth(4), vec![("d2d4".into(), Eval::Cp(25)), ("e2e4".into(), Eval::Cp(15))]);
         let c = t.curves_for(&["e2e4".into()], 2, 0, |m| m.to_owned());
         assert_eq!(
             c[0].evals_by_depth,
-            vec![
-                Point { depth: 3, eval: Eval::Cp(10) },
-                Point { depth: 4, eval: Eval::Cp(15) }
-            ]
+            vec![Point { depth: 3, eval: Eval::Cp(10) }, Point { depth: 4, eval: Eval::Cp(15) }]
         );
     }
 
     #[test]
     fn black_to_move_scores_are_flipped_and_mates_kept() {
         let mut t = DepthTable::new(Color::Black);
-        feed(
-            &mut t,
-            &[
-                "info depth 7 score mate 3 pv d8h4",
-                "info depth 7 multipv 2 score cp 40 pv e7e5",
-            ],
-        );
-        assert_eq!(
-            t.at_depth(7),
-            vec![("d8h4".into(), Eval::Mate(-3)), ("e7e5".into(), Eval::Cp(-40))]
-        );
+        feed(&mut t, &["info depth 7 score mate 3 pv d8h4", "info depth 7 multipv 2 score cp 40 pv e7e5"]);
+        assert_eq!(t.at_depth(7), vec![("d8h4".into(), Eval::Mate(-3)), ("e7e5".into(), Eval::Cp(-40))]);
         assert_eq!(t.principal(2, 1), vec![Point { depth: 8, eval: Eval::Mate(-3) }]);
     }
 }

@@ -48,21 +48,14 @@ pub fn parse_labelled(text: &str) -> Result<Vec<LabelledPosition>, FortressError
         };
         let fen = cols[2].trim().to_owned();
         bastion_core::Position::from_fen(&fen).map_err(|e| bad(&format!("bad FEN: {e}")))?;
-        out.push(LabelledPosition {
-            id: cols[1].trim().to_owned(),
-            label,
-            fen,
-            source: cols[3].trim().to_owned(),
-        });
+        out.push(LabelledPosition { id: cols[1].trim().to_owned(), label, fen, source: cols[3].trim().to_owned() });
     }
     Ok(out)
 }
 
 /// Reads and parses a labelled set file.
 pub fn read_labelled(path: &Path) -> Result<Vec<LabelledPosition>, FortressError> {
-    let text = std::fs::read_to_string(path).map_err(|e| FortressError::Io {
-        path: path.display().to_string(),
-        source: e,
-    })?;
+    let text =
+        std::fs::read_to_string(path).map_err(|e| FortressError::Io { path: path.display().to_string(), source: e })?;
     parse_labelled(&text)
 }

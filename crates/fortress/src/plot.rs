@@ -101,11 +101,7 @@ fn eval_series(analysis: &Analysis) -> (Vec<Series>, f64) {
         all.extend(&b.curve.evals_by_depth);
         all.extend(b.replies.iter().flat_map(|c| &c.evals_by_depth));
     }
-    let biggest = all
-        .iter()
-        .filter(|p| p.eval.mate().is_none())
-        .map(|p| p.eval.pawns().abs())
-        .fold(0.0, f64::max);
+    let biggest = all.iter().filter(|p| p.eval.mate().is_none()).map(|p| p.eval.pawns().abs()).fold(0.0, f64::max);
     let cap = (biggest + 1.0).max(2.0);
     let line = |pts: &[Point]| pts.iter().map(|p| (f64::from(p.depth), plot_value(p.eval, cap))).collect();
     let mut series: Vec<Series> = analysis
@@ -188,19 +184,12 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, analysis: &Analysis, 
         let color = Palette99::pick(i).to_rgba();
         let style = ShapeStyle::from(&color).stroke_width(if s.dashed { 1 } else { 2 });
         let anno = if s.dashed {
-            chart
-                .draw_series(DashedLineSeries::new(s.points.iter().copied(), 6, 4, style))
-                .map_err(err)?
+            chart.draw_series(DashedLineSeries::new(s.points.iter().copied(), 6, 4, style)).map_err(err)?
         } else {
-            chart
-                .draw_series(LineSeries::new(s.points.iter().copied(), style))
-                .map_err(err)?
+            chart.draw_series(LineSeries::new(s.points.iter().copied(), style)).map_err(err)?
         };
-        anno.label(s.label.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
-        chart
-            .draw_series(s.points.iter().map(|&p| Circle::new(p, 2, color.filled())))
-            .map_err(err)?;
+        anno.label(s.label.clone()).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
+        chart.draw_series(s.points.iter().map(|&p| Circle::new(p, 2, color.filled()))).map_err(err)?;
     }
     chart
         .configure_series_labels()

@@ -212,7 +212,6 @@ pub fn series_search(
             leaves.entry(pos.key()).or_insert(Candidate { moves, end: pos.clone(), score: 0.0 });
             continue;
         }
-        let mut best_child = None;
         for (m, child) in children {
             generated += 1;
             if child.played() == 0 {
@@ -234,11 +233,7 @@ pub fn series_search(
             nodes.push((child, node, m));
             let id = nodes.len() as u32 - 1;
             open.push(Open { f, node: id });
-            if best_child.as_ref().is_none_or(|&(bf, _)| f < bf) {
-                best_child = Some((f, id));
-            }
         }
-        let _ = best_child;
     }
     let mut out: Vec<Candidate> = leaves.into_values().collect();
     out.sort_by(|a, b| b.score.total_cmp(&a.score));
@@ -292,14 +287,14 @@ pub fn choose_series(pos: &SeriesPosition, opts: &PlayerOptions) -> Option<Choic
     // Phase 1: mate.
     if !opts.skip_mate_search {
         let mut m = opts.mate.clone();
-        m.time_limit = opts.time.mul_f32(0.25);
+        m.time_limit = opts.time.mul_f32(0.2);
         let r = find_mate(pos, &m);
         if let Some(moves) = r.moves {
             return Some(Choice { moves, phase: Phase::Mate, score: MATE_SCORE, nodes: r.nodes, refuted: 0 });
         }
     }
     // Phase 2: candidate series, each valued by minimax over the opponent's replies.
-    let phase2_end = Instant::now() + deadline.saturating_duration_since(Instant::now()).mul_f32(0.6);
+    let phase2_end = Instant::now() + deadline.saturating_duration_since(Instant::now()).mul_f32(0.5);
     let root_search_end = if opts.depth == 0 {
         phase2_end
     } else {
@@ -309,8 +304,6 @@ pub fn choose_series(pos: &SeriesPosition, opts: &PlayerOptions) -> Option<Choic
     if cands.is_empty() {
         return None;
     }
-    let pov = pos.side_to_move();
-    let _ = pov;
     let mut scored: Vec<(f32, usize)> = Vec::new();
     if opts.depth == 0 {
         for (i, c) in cands.iter().enumerate() {
@@ -350,7 +343,7 @@ pub fn choose_series(pos: &SeriesPosition, opts: &PlayerOptions) -> Option<Choic
             break;
         }
         let mut m = opts.mate.clone();
-        m.time_limit = left.min(opts.time.mul_f32(0.1)).max(Duration::from_millis(5));
+        m.time_limit = left.min(opts.time.mul_f32(0.15)).max(Duration::from_millis(5));
         if !find_mate(end, &m).found() {
             return Some(Choice {
                 moves: std::mem::take(&mut cands[i].moves),

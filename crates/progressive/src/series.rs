@@ -452,3 +452,19 @@ impl SeriesPosition {
         Err(bad())
     }
 }
+
+impl std::fmt::Display for SeriesPosition {
+    /// An 8×8 diagram, rank 8 on top, then the progressive FEN.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for rank in (0..8).rev() {
+            write!(f, "{} ", rank + 1)?;
+            for file in 0..8 {
+                let c = self.board.piece_at(Square::from_index(rank * 8 + file)).map_or('.', |p| p.char());
+                write!(f, " {c}")?;
+            }
+            writeln!(f)?;
+        }
+        writeln!(f, "   a b c d e f g h")?;
+        write!(f, "{}", self.fen())
+    }
+}

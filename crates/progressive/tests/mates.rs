@@ -43,7 +43,7 @@ fn default_finder_solves_a_sample() {
 
 #[test]
 fn every_heuristic_finds_easy_mates() {
-    for c in sample(1).into_iter().filter(|c| c.position.series_len() <= 6) {
+    for c in sample(1).into_iter().filter(|c| c.position.series_len() <= 5) {
         for h in Heuristic::ALL {
             for v in [Variant::AStar, Variant::BestFirst] {
                 let opts =
@@ -95,4 +95,27 @@ fn no_false_mates_in_random_positions() {
             assert!(p.play_series(&m).unwrap().is_checkmate());
         }
     }
+}
+
+#[test]
+fn exhaustive_says_when_it_cannot_decide() {
+    let case = sample(1).into_iter().find(|c| c.position.series_len() == 10).expect("a series of 10");
+    let r = exhaustive_mate(&case.position, Duration::from_secs(5), Some(2_000));
+    assert!(r.outcome == MateOutcome::Unknown || r.outcome == MateOutcome::Found);
+    if r.outcome == MateOutcome::Found {
+        assert!(case.position.play_series(r.moves.as_ref().unwrap()).unwrap().is_checkmate());
+    }
+    // Three moves from the start: proved mate-free.
+    let p = SeriesPosition::startpos(Rules::Italian).with_series_len(3);
+    assert_eq!(exhaustive_mate(&p, Duration::from_secs(30), None).outcome, MateOutcome::NoMate);
+}
+
+#[test]
+fn scottish_mate_search() {
+    // Under Scottish rules the Fig. 4.4 escape (capture with discovered check) is
+    // legal, so the Italian mate is no mate there; the finder must agree.
+    let w = SeriesPosition::from_fen("r7/k7/8/K7/8/8/8/1R6 w - - 0 1 1", None, Rules::Scottish).unwrap();
+    let r = exhaustive_mate(&w, Duration::from_secs(5), None);
+    assert_eq!(r.outcome, MateOutcome::NoMate);
+    assert!(!find_mate(&w, &MateOptions::with_time(Duration::from_secs(1))).found());
 }

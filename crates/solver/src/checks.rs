@@ -109,11 +109,7 @@ pub fn is_legal_fast(pos: &Position, m: Move) -> bool {
             };
             let one = up(Bitboard::from_square(from)) - occ;
             let start = Bitboard::rank(bastion_core::Rank::new(1).unwrap_or(bastion_core::Rank::FIRST).relative(us));
-            let two = if start.contains(from) {
-                up(one) - occ
-            } else {
-                Bitboard::EMPTY
-            };
+            let two = if start.contains(from) { up(one) - occ } else { Bitboard::EMPTY };
             caps | one | two
         }
         role => attacks::attacks(role, us, from, occ),

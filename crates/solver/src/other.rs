@@ -91,7 +91,13 @@ impl<'s> Solver<'s> {
 
     /// Helpmate: every line of exactly `plies` half-moves from `pos` that ends
     /// with the last mover checkmating. Appends each as a move list to `out`.
-    pub(crate) fn help_lines(&mut self, pos: &Position, plies: u8, path: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) -> bool {
+    pub(crate) fn help_lines(
+        &mut self,
+        pos: &Position,
+        plies: u8,
+        path: &mut Vec<Move>,
+        out: &mut Vec<Vec<Move>>,
+    ) -> bool {
         if !self.tick() {
             return false;
         }
@@ -133,7 +139,13 @@ impl<'s> Solver<'s> {
 
     /// Series-mover: every sequence of `n` consecutive moves by the side to
     /// move, none giving check before the last, the last giving mate.
-    pub(crate) fn series_lines(&mut self, pos: &Position, n: u8, path: &mut Vec<Move>, out: &mut Vec<Vec<Move>>) -> bool {
+    pub(crate) fn series_lines(
+        &mut self,
+        pos: &Position,
+        n: u8,
+        path: &mut Vec<Move>,
+        out: &mut Vec<Vec<Move>>,
+    ) -> bool {
         if !self.tick() {
             return false;
         }

@@ -63,8 +63,9 @@ pub struct Solver<'s> {
     history: Vec<u32>,
     /// Salt XORed into keys so different stipulations never share entries.
     pub(crate) salt: u64,
-    /// Restrict the attacker to checking moves at every move (a fast pre-pass).
-    checks_only: bool,
+    /// Restriction on the attacker's moves (fast pre-passes whose mates are
+    /// real mates): 0 none, 1 checks only, 2 checks and mate threats.
+    restrict: u8,
     /// Per-ply buffers; the last one belongs to [`Solver::mate_in_one`].
     bufs: Vec<PlyBuf>,
 }
@@ -83,7 +84,7 @@ impl<'s> Solver<'s> {
             refutations: [[Move::NULL; 2]; MAX_PLY],
             history: vec![0; 2 * 64 * 64],
             salt: 0,
-            checks_only: false,
+            restrict: 0,
             bufs: vec![PlyBuf { moves: MoveList::new(), scores: [0; MAX_MOVES] }; MAX_PLY + 1],
         }
     }
@@ -171,16 +172,27 @@ impl<'s> Solver<'s> {
 
     // ----- direct mate -----
 
+    /// Checks the stop flag and deadline now, so a search asked to stop before
+    /// it starts gives up even if it would need fewer nodes than the polling interval.
+    fn poll(&mut self) {
+        self.aborted = None;
+        if self.stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
+            self.aborted = Some(Aborted::Stopped);
+        } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.aborted = Some(Aborted::TimeUp);
+        }
+    }
+
     /// Does the side to move mate within `n` moves? Err if stopped.
     pub fn mate_within(&mut self, pos: &Position, n: u8) -> Result<bool, Aborted> {
-        self.aborted = None;
+        self.poll();
         let v = self.attack(pos, n.min(MAX_MATE), 0);
         self.finish(v)
     }
 
     /// Is the side to move mated within `n` moves of the opponent, whatever it plays?
     pub fn mated_within(&mut self, pos: &Position, n: u8) -> Result<bool, Aborted> {
-        self.aborted = None;
+        self.poll();
         let v = self.defend(pos, n.min(MAX_MATE), 0);
         self.finish(v)
     }
@@ -188,12 +200,24 @@ impl<'s> Solver<'s> {
     /// Runs [`Solver::mate_within`] with the attacker restricted to checks:
     /// much cheaper, and any mate it finds is a real mate.
     pub fn checking_mate_within(&mut self, pos: &Position, n: u8) -> Result<bool, Aborted> {
-        self.aborted = None;
+        self.restricted_mate_within(pos, n, 1)
+    }
+
+    /// Runs [`Solver::mate_within`] with the attacker restricted to checks and
+    /// to quiet moves that threaten mate in one: still far narrower than full
+    /// width, and it finds most quiet keys of game positions.
+    pub fn threatening_mate_within(&mut self, pos: &Position, n: u8) -> Result<bool, Aborted> {
+        self.restricted_mate_within(pos, n, 2)
+    }
+
+    fn restricted_mate_within(&mut self, pos: &Position, n: u8, level: u8) -> Result<bool, Aborted> {
+        self.poll();
         let saved = self.salt;
-        self.salt ^= 0x5bd1_e995_9e37_79b9;
-        self.checks_only = true;
+        // Restricted failures are not real failures: keep them apart.
+        self.salt ^= 0x5bd1_e995_9e37_79b9u64.wrapping_mul(level as u64);
+        self.restrict = level;
         let v = self.attack(pos, n.min(MAX_MATE), 0);
-        self.checks_only = false;
+        self.restrict = 0;
         self.salt = saved;
         self.finish(v)
     }
@@ -250,12 +274,12 @@ impl<'s> Solver<'s> {
         // (fewest first, as proof-number search would); a check with no reply
         // is an immediate mate. Far from the leaves, quiet moves are probed
         // for a threat: pass the defender's turn and look for a mate in one.
-        let threats = n >= 3 && !self.checks_only;
+        let threats = n >= 3 && self.restrict != 1;
         let mut kept = 0;
         for i in 0..moves.len() {
             let m = moves[i];
             let check = ci.gives_check(pos, m);
-            if self.checks_only && !check {
+            if self.restrict == 1 && !check {
                 continue;
             }
             let capture = pos.role_at(m.to()).filter(|_| !m.is_castling()).map(|r| VALUE[r.index()]);
@@ -284,12 +308,14 @@ impl<'s> Solver<'s> {
                 } else {
                     self.hist(us, m).min((1 << 18) - 1) as i32
                 };
-                if threats {
+                if threats || self.restrict == 2 {
                     let child = pos.play(m);
                     effort = self.tt.effort(child.key() ^ self.salt);
                     self.nodes += 1;
                     if !child.in_check() && self.mate_in_one(&child.play_null()).is_some() {
                         base + (1 << 25)
+                    } else if self.restrict == 2 {
+                        continue;
                     } else {
                         base
                     }

@@ -121,21 +121,26 @@ enum Goal {
 impl<'s> Solver<'s> {
     /// Shortest mate for the side to move: iterative deepening by moves, so
     /// the first success is the shortest. Each depth first tries a checks-only
-    /// search (cheap; its mates are real) before the full-width one.
+    /// search, then checks plus mate threats (cheap; their mates are real),
+    /// before the full-width one.
     pub fn shortest_mate(&mut self, pos: &Position, max_moves: u8) -> Result<Option<u8>, Aborted> {
         self.tt.new_generation();
         for n in 1..=max_moves {
-            let t = std::env::var_os("BASTION_TRACE").is_some();
-            let a = self.nodes;
-            let c = self.checking_mate_within(pos, n)?;
-            let b = self.nodes;
-            if c || self.mate_within(pos, n)? {
-                if t { eprintln!("n={n} checks {} full {} -> mate", b - a, self.nodes - b); }
+            if self.checking_mate_within(pos, n)?
+                || self.threatening_mate_within(pos, n)?
+                || self.mate_within(pos, n)?
+            {
                 return Ok(Some(n));
             }
-            if t { eprintln!("n={n} checks {} full {}", b - a, self.nodes - b); }
         }
         Ok(None)
+    }
+
+    /// Is there a mate within `n`? Checks only, then checks and threats, then
+    /// full width, all at depth `n` (no claim about shorter mates).
+    pub fn mate_within_staged(&mut self, pos: &Position, n: u8) -> Result<bool, Aborted> {
+        self.tt.new_generation();
+        Ok(self.checking_mate_within(pos, n)? || self.threatening_mate_within(pos, n)? || self.mate_within(pos, n)?)
     }
 
     /// Shortest length within which the side to move is mated whatever it
@@ -224,7 +229,8 @@ impl<'s> Solver<'s> {
                 node.mate_in = k;
                 if let Some(r) = self.best_attack(goal, &child, k)? {
                     let after = child.play(r);
-                    let mut rn = Node { uci: child.to_uci(r), san: child.san(r), mate_in: k - 1, children: Vec::new(), mv: r };
+                    let mut rn =
+                        Node { uci: child.to_uci(r), san: child.san(r), mate_in: k - 1, children: Vec::new(), mv: r };
                     if full {
                         rn.children = self.defence_nodes(goal, &after, k - 1, true)?;
                     }
@@ -233,7 +239,7 @@ impl<'s> Solver<'s> {
             }
             out.push(node);
         }
-        out.sort_by(|a, b| b.mate_in.cmp(&a.mate_in));
+        out.sort_by_key(|n| std::cmp::Reverse(n.mate_in));
         Ok(out)
     }
 
@@ -255,7 +261,11 @@ impl<'s> Solver<'s> {
             let mut best: Option<(Move, u8)> = None;
             for &d in cur.legal_moves().iter() {
                 let child = cur.play(d);
-                let len = if Self::defence_finishes(goal, &child) { 0 } else { self.attack_len(goal, &child, k)?.unwrap_or(k) };
+                let len = if Self::defence_finishes(goal, &child) {
+                    0
+                } else {
+                    self.attack_len(goal, &child, k)?.unwrap_or(k)
+                };
                 if best.is_none_or(|(_, b)| len > b) {
                     best = Some((d, len));
                 }
@@ -317,7 +327,14 @@ impl<'s> Solver<'s> {
         Ok(report)
     }
 
-    fn solve_keys(&mut self, goal: Goal, pos: &Position, n: u8, opts: &SolveOptions, report: &mut Report) -> Result<(), Aborted> {
+    fn solve_keys(
+        &mut self,
+        goal: Goal,
+        pos: &Position,
+        n: u8,
+        opts: &SolveOptions,
+        report: &mut Report,
+    ) -> Result<(), Aborted> {
         // Prove the shortest length first: it fills the table for everything after.
         let shortest = match goal {
             Goal::Direct => self.shortest_mate(pos, n)?,
@@ -336,7 +353,11 @@ impl<'s> Solver<'s> {
                 let mut best: Option<(Move, u8)> = None;
                 for &d in child.legal_moves().iter() {
                     let c2 = child.play(d);
-                    let len = if Self::defence_finishes(goal, &c2) { 0 } else { self.attack_len(goal, &c2, tail_k)?.unwrap_or(tail_k) };
+                    let len = if Self::defence_finishes(goal, &c2) {
+                        0
+                    } else {
+                        self.attack_len(goal, &c2, tail_k)?.unwrap_or(tail_k)
+                    };
                     if best.is_none_or(|(_, b)| len > b) {
                         best = Some((d, len));
                     }
@@ -349,9 +370,16 @@ impl<'s> Solver<'s> {
                 }
             }
             let threat = if opts.threats && goal == Goal::Direct && k >= 2 && !child.in_check() {
-                let null = child.play_null();
+                let mut null = child.play_null();
                 match self.attack_len(goal, &null, k - 1)? {
-                    Some(t) => Some(san_line(&null, &self.line(goal, &null, t)?)),
+                    Some(t) => {
+                        let line = self.line(goal, &null, t)?;
+                        // The pass is not a real move: number the threat as the next move.
+                        if null.side_to_move() == bastion_core::Color::White {
+                            null.set_clocks(null.halfmove_clock(), null.fullmove_number() + 1);
+                        }
+                        Some(san_line(&null, &line))
+                    }
                     None => None,
                 }
             } else {

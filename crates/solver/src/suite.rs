@@ -56,12 +56,24 @@ pub struct Group {
 /// N (so "solved" also proves nothing shorter exists), for `#-N` that every
 /// defence loses within N.
 pub fn run_entry(solver: &mut Solver<'_>, e: &MateEntry, limit: Duration) -> Row {
+    run_entry_with(solver, e, limit, true)
+}
+
+/// [`run_entry`]; with `shortest` false it only proves a mate within N (no
+/// iterative deepening, so nothing is said about shorter mates), which is
+/// what `go mate N` in a UCI engine answers.
+pub fn run_entry_with(solver: &mut Solver<'_>, e: &MateEntry, limit: Duration, shortest: bool) -> Row {
     solver.clear();
     solver.reset_nodes();
     solver.set_deadline(Some(Instant::now() + limit));
     let start = Instant::now();
     let n = e.mate.unsigned_abs().min(60) as u8;
-    let result = if e.mate > 0 { solver.shortest_mate(&e.position, n) } else { solver.shortest_mated(&e.position, n) };
+    let result = match (e.mate > 0, shortest) {
+        (true, true) => solver.shortest_mate(&e.position, n),
+        (false, true) => solver.shortest_mated(&e.position, n),
+        (true, false) => solver.mate_within_staged(&e.position, n).map(|w| w.then_some(n)),
+        (false, false) => solver.mated_within(&e.position, n).map(|w| w.then_some(n)),
+    };
     let seconds = start.elapsed().as_secs_f64();
     let nodes = solver.nodes();
     let (found, note, pv) = match result {
@@ -72,7 +84,13 @@ pub fn run_entry(solver: &mut Solver<'_>, e: &MateEntry, limit: Duration) -> Row
             } else {
                 String::new()
             };
-            let note = if k < n { "shorter than listed" } else { "" };
+            let note = if k < n {
+                "shorter than listed"
+            } else if !shortest {
+                "within"
+            } else {
+                ""
+            };
             (Some(e.mate.signum() * k as i32), note.to_string(), pv)
         }
         Ok(None) => (None, "no mate within the listed length".to_string(), String::new()),

@@ -109,7 +109,8 @@ impl Table {
             1
         } else {
             // Replace the stale or shallower of the two.
-            let worth = |e: &Entry| (e.age == age) as u32 * 256 + e.fail.max(if e.win == u8::MAX { 0 } else { e.win }) as u32;
+            let worth =
+                |e: &Entry| (e.age == age) as u32 * 256 + e.fail.max(if e.win == u8::MAX { 0 } else { e.win }) as u32;
             let v = if worth(&b[0]) <= worth(&b[1]) { 0 } else { 1 };
             b[v] = Entry { key, win: u8::MAX, fail: 0, mv: 0, age, effort: 0 };
             v

@@ -94,7 +94,7 @@ fn sample_mates_are_shortest_and_replay() {
         s.clear();
         assert_eq!(s.shortest_mate(&e.position, n).unwrap(), Some(n), "line {}", e.line);
         if n > 1 {
-            assert_eq!(s.mate_within(&e.position, n - 1).unwrap(), false, "line {}", e.line);
+            assert!(!s.mate_within(&e.position, n - 1).unwrap(), "line {}", e.line);
         }
         let line = s.main_line(&e.position, n).unwrap();
         assert_eq!(line.len(), 2 * n as usize - 1);
@@ -112,7 +112,10 @@ fn sample_mated_positions_lose_against_every_defence() {
         // Replay: after every defence the opponent has a verified mate within n.
         for &d in e.position.legal_moves().iter() {
             let after = e.position.play(d);
-            let k = s.shortest_mate(&after, n).unwrap().unwrap_or_else(|| panic!("line {}: defence {d:?} survives", e.line));
+            let k = s
+                .shortest_mate(&after, n)
+                .unwrap()
+                .unwrap_or_else(|| panic!("line {}: defence {d:?} survives", e.line));
             let line = s.main_line(&after, k).unwrap();
             verify::direct_line(&after, &line, n).unwrap();
         }
@@ -153,9 +156,15 @@ fn stalemate_is_not_mate() {
     let r = check_direct(fen, 2);
     assert!(r.keys.iter().any(|k| k.uci == "c1c8" && k.moves == 1));
     assert!(!r.keys.iter().any(|k| k.uci == "c1c7"));
-    // A defender who can only stalemate himself escapes: lone king stalemated after Kb6-? no mate.
-    let r = check_direct("k7/2K5/8/1Q6/8/8/8/8 w - - 0 1", 1);
-    assert!(r.keys.iter().all(|k| !pos("k7/2K5/8/1Q6/8/8/8/8 w - - 0 1").play(k.mv).is_stalemate()));
+    // 1.Qb6?? stalemates, 1.Qb7# mates.
+    let fen = "k7/2K5/8/1Q6/8/8/8/8 w - - 0 1";
+    assert!(pos(fen).play(pos(fen).parse_uci("b5b6").unwrap()).is_stalemate());
+    let r = check_direct(fen, 2);
+    assert!(r.keys.iter().any(|k| k.uci == "b5b7" && k.moves == 1));
+    assert!(!r.keys.iter().any(|k| k.uci == "b5b6"));
+    // A side with only stalemating tries has no mate: K+B cannot mate.
+    let r = check_direct("7k/8/6K1/8/8/8/8/1B6 w - - 0 1", 2);
+    assert_eq!(r.status, Status::NoSolution);
 }
 
 #[test]
@@ -179,11 +188,25 @@ fn castling_key() {
 }
 
 #[test]
-fn quiet_key_with_threat() {
-    // Mate in 2 with a quiet key: the threat is reported and the tree is complete.
+fn black_mates_in_three() {
     let r = check_direct("r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", 3);
     assert_eq!(r.keys.len(), 1);
     assert_eq!(r.keys[0].san, "Bc5+");
+    assert!(r.keys[0].main_line_text.starts_with("1...Bc5+ 2.K"));
+}
+
+#[test]
+fn quiet_key_reports_its_threat() {
+    let e = sample().into_iter().find(|e| e.mate == 2).unwrap();
+    let r = check_direct(&e.position.fen(), 2);
+    let k = &r.keys[0];
+    assert!(!e.position.play(k.mv).in_check(), "the first #2 of the sample has a quiet key");
+    let threat = k.threat.as_deref().expect("a quiet key threatens mate");
+    assert!(threat.ends_with('#'), "{threat}");
+    // The threat really mates if the defender could pass.
+    let null = e.position.play(k.mv).play_null();
+    let t = null.parse_san(threat.split('.').next_back().unwrap()).unwrap();
+    assert!(null.play(t).is_checkmate());
 }
 
 // ----- other stipulations -----
@@ -206,7 +229,10 @@ fn helpmate_lines_match_brute_force() {
 
 #[test]
 fn series_lines_match_brute_force() {
-    for (fen, n) in [("8/3R4/b2p3p/2p3nk/1p2NNp1/p2BP3/r2P2P1/3K4 b - - 0 1", 3), ("3R4/8/8/2p3K1/2p5/5B2/R1pPNB2/1b1k4 w - - 0 1", 2)] {
+    for (fen, n) in [
+        ("8/3R4/b2p3p/2p3nk/1p2NNp1/p2BP3/r2P2P1/3K4 b - - 0 1", 3),
+        ("3R4/8/8/2p3K1/2p5/5B2/R1pPNB2/1b1k4 w - - 0 1", 2),
+    ] {
         let p = pos(fen);
         let mut s = Solver::new(8);
         let r = s.solve(&p, Stipulation::Series(n), &SolveOptions::default()).unwrap();

@@ -19,7 +19,9 @@ fn main() {
         Ok(n) => Material::all_with(n),
         Err(_) => vec![Material::parse(&args[3]).expect("ending").normalized().0],
     };
-    let do_verify = args.get(4).map(|s| s == "verify").unwrap_or(false);
+    let do_verify = args.get(4).map(|s| s.starts_with("verify")).unwrap_or(false);
+    // "verify/N" checks every N-th index only.
+    let step: u64 = args.get(4).and_then(|s| s.strip_prefix("verify/")).map_or(1, |n| n.parse().expect("step"));
     let do_stats = args.get(4).map(|s| s == "stats").unwrap_or(false);
     std::fs::create_dir_all(&dir).unwrap();
     with_threads(Some(threads), || {
@@ -49,12 +51,12 @@ fn main() {
         }
         if do_verify {
             let mut loader = Loader::new(&dir);
-            for r in &recs {
+            for r in recs.iter().filter(|r| Material::parse(&r.ending).unwrap().count() >= targets[0].count()) {
                 let m = Material::parse(&r.ending).unwrap();
                 let set = loader.set_for(&m, true).unwrap();
                 let t = loader.load(&m).unwrap();
                 let t1 = Instant::now();
-                let rep = verify::verify(&t, &set, &progress_bar(false, ""));
+                let rep = verify::verify_every(&t, &set, &progress_bar(false, ""), step);
                 println!(
                     "verify {:<7} checked {} mismatches {} ({:.2} s) {:?}",
                     rep.ending,

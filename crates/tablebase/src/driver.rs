@@ -50,8 +50,10 @@ pub fn progress_bar(show: bool, prefix: &str) -> ProgressBar {
     }
     let pb = ProgressBar::new(0);
     pb.set_style(
-        ProgressStyle::with_template("{prefix:>6} [{elapsed_precise}] {bar:30} {human_pos}/{human_len} ({per_sec}) {msg}")
-            .expect("valid template"),
+        ProgressStyle::with_template(
+            "{prefix:>6} [{elapsed_precise}] {bar:30} {human_pos}/{human_len} ({per_sec}) {msg}",
+        )
+        .expect("valid template"),
     );
     pb.set_prefix(prefix.to_string());
     pb

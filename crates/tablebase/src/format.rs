@@ -262,7 +262,8 @@ impl TableFile {
 
     fn decompress(&self, block: u32) -> Result<Vec<u16>, TbError> {
         let b = block as usize;
-        let data = &self.bytes[self.blocks_start + self.offsets[b] as usize..self.blocks_start + self.offsets[b + 1] as usize];
+        let data =
+            &self.bytes[self.blocks_start + self.offsets[b] as usize..self.blocks_start + self.offsets[b + 1] as usize];
         let side_block = b % self.header.blocks as usize;
         let first = side_block as u64 * self.header.block_values as u64;
         let count = (self.header.size - first).min(self.header.block_values as u64) as usize;

@@ -34,6 +34,9 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
 
 const EP_FLAG: u64 = 1 << 63;
+/// More than the moves (or un-moves) inside a five-man ending can number
+/// (three queens and a king: 3 × 27 + 8).
+const MAX_EDGES: usize = 128;
 const BLACK_FLAG: u64 = 1 << 62;
 const IDX_MASK: u64 = (1 << 62) - 1;
 
@@ -54,10 +57,26 @@ fn side_of(node: u64) -> Color {
     }
 }
 
+/// True if two different moves (or un-moves) of the position with men on
+/// `sq` can lead to positions with the same canonical index. That needs a
+/// symmetry other than the identity that fixes a king that stays put, so a
+/// king on a long diagonal in a pawnless ending (the left-right mirror fixes
+/// no square). Elsewhere counting moves equals counting distinct successors.
+#[inline]
+fn may_collide(ix: &Indexer, sq: &[u8]) -> bool {
+    const LONG_DIAGONALS: u64 = 0x8142_2418_1824_4281;
+    ix.scheme() == crate::index::Scheme::Pawnless
+        && (LONG_DIAGONALS >> sq[0] & 1 != 0 || LONG_DIAGONALS >> sq[1] & 1 != 0)
+}
+
 #[inline]
 fn level_code(level: u16) -> u16 {
     level + 2
 }
+
+/// What initialising one chunk yields: checkmates, scheduled decisions and
+/// double steps into en-passant nodes.
+type InitPart = (Vec<u64>, Vec<(u16, u64)>, Vec<(Color, u64, Position)>);
 
 struct EpNode {
     /// The position that double-stepped into it.
@@ -128,7 +147,7 @@ pub fn generate(material: &Material, subs: &TableSet, progress: &ProgressBar) ->
     let mut ep_inits: Vec<(Color, u64, Position)> = Vec::new();
     const CHUNK: usize = 1 << 14;
     for side in Color::ALL {
-        let parts: Vec<(Vec<u64>, Vec<(u16, u64)>, Vec<(Color, u64, Position)>)> = (0..n.div_ceil(CHUNK))
+        let parts: Vec<InitPart> = (0..n.div_ceil(CHUNK))
             .into_par_iter()
             .map(|c| {
                 let mut mates = Vec::new();
@@ -155,7 +174,7 @@ pub fn generate(material: &Material, subs: &TableSet, progress: &ProgressBar) ->
         let mut best: Option<Dtm> = None;
         for &m in qep.legal_moves().iter().filter(|m| m.is_en_passant()) {
             let v = subs.probe(&qep.play(m)).ok().flatten().expect("sub-table for en-passant capture").back();
-            if best.map_or(true, |b| v.better(b).is_gt()) {
+            if best.is_none_or(|b| v.better(b).is_gt()) {
                 best = Some(v);
             }
         }
@@ -256,7 +275,7 @@ impl Gen<'_> {
             return;
         }
         let mut best_exit: Option<Dtm> = None;
-        let mut succ = [0u64; 256];
+        let mut succ = [0u64; MAX_EDGES];
         let mut ns = 0;
         let mut ep_count = 0;
         for &m in moves.iter() {
@@ -267,7 +286,7 @@ impl Gen<'_> {
                     Ok(Some(v)) => v.back(),
                     other => panic!("sub-table value missing for {} ({other:?})", after.fen()),
                 };
-                if best_exit.map_or(true, |b| v.better(b).is_gt()) {
+                if best_exit.is_none_or(|b| v.better(b).is_gt()) {
                     best_exit = Some(v);
                 }
                 continue;
@@ -289,8 +308,12 @@ impl Gen<'_> {
             ns += 1;
         }
         let list = &mut succ[..ns];
-        list.sort_unstable();
-        let distinct = list.iter().enumerate().filter(|&(j, v)| j == 0 || list[j - 1] != *v).count();
+        let distinct = if may_collide(ix, &sq) {
+            list.sort_unstable();
+            list.iter().enumerate().filter(|&(j, v)| j == 0 || list[j - 1] != *v).count()
+        } else {
+            ns
+        };
         let count = distinct + ep_count;
         self.counters[s][i].store(count as u8, Relaxed);
         if let Some(e) = best_exit {
@@ -321,7 +344,7 @@ impl Gen<'_> {
         for &s in &sq[..np] {
             occ = occ.with(Square::from_index(s as usize));
         }
-        let mut preds = [0u64; 256];
+        let mut preds = [0u64; MAX_EDGES];
         let mut np_ = 0;
         for k in 0..np {
             let pc = ix.pieces()[k];
@@ -329,7 +352,7 @@ impl Gen<'_> {
                 continue;
             }
             let from = Square::from_index(sq[k] as usize);
-            let push = |to: Square, preds: &mut [u64; 256], np_: &mut usize| {
+            let push = |to: Square, preds: &mut [u64; MAX_EDGES], np_: &mut usize| {
                 let mut nsq = sq;
                 nsq[k] = to.index() as u8;
                 if let Some(q) = ix.encode(&nsq[..np]) {
@@ -361,7 +384,9 @@ impl Gen<'_> {
             }
         }
         let list = &mut preds[..np_];
-        list.sort_unstable();
+        if may_collide(ix, &sq) {
+            list.sort_unstable();
+        }
         for j in 0..list.len() {
             if j == 0 || list[j - 1] != list[j] {
                 self.apply(mover, list[j], level, out);
@@ -380,10 +405,11 @@ impl Gen<'_> {
                     }
                 };
                 match target {
-                    Some(t) if t == level => {
-                        if e.value.compare_exchange(DRAW, level_code(level), Relaxed, Relaxed).is_ok() {
-                            self.process(EP_FLAG | id as u64, level, out);
-                        }
+                    Some(t)
+                        if t == level
+                            && e.value.compare_exchange(DRAW, level_code(level), Relaxed, Relaxed).is_ok() =>
+                    {
+                        self.process(EP_FLAG | id as u64, level, out);
                     }
                     Some(t) => out.later.push((t, EP_FLAG | id as u64)),
                     None => {}
@@ -414,7 +440,7 @@ impl Gen<'_> {
         let s = q_side.index();
         let qi = q as usize;
         let cell = &self.values[s][qi];
-        if level % 2 == 0 {
+        if level.is_multiple_of(2) {
             // The successor is lost for its side to move: q wins.
             if cell.compare_exchange(DRAW, level_code(level + 1), Relaxed, Relaxed).is_ok() {
                 out.next.push(node(q_side, q));
@@ -429,10 +455,10 @@ impl Gen<'_> {
                     _ => None,
                 };
                 match target {
-                    Some(t) if t == level + 1 => {
-                        if cell.compare_exchange(DRAW, level_code(t), Relaxed, Relaxed).is_ok() {
-                            out.next.push(node(q_side, q));
-                        }
+                    Some(t)
+                        if t == level + 1 && cell.compare_exchange(DRAW, level_code(t), Relaxed, Relaxed).is_ok() =>
+                    {
+                        out.next.push(node(q_side, q));
                     }
                     Some(t) => out.later.push((t, node(q_side, q))),
                     None => {}

@@ -77,6 +77,36 @@ fn king_tables() -> &'static KingTables {
     })
 }
 
+struct TransformTables {
+    /// `map[t][sq]`: the square `sq` under symmetry `t`.
+    map: [[u8; 64]; 8],
+    /// The symmetries that bring a white king on `sq` into the triangle a1–d1–d4.
+    to_triangle: [[Option<u8>; 2]; 64],
+}
+
+fn transform_tables() -> &'static TransformTables {
+    static T: OnceLock<TransformTables> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut map = [[0u8; 64]; 8];
+        let mut to_triangle = [[None; 2]; 64];
+        for t in 0..8u8 {
+            for sq in 0..64u8 {
+                map[t as usize][sq as usize] = transform(t, sq);
+                if in_triangle(transform(t, sq)) {
+                    let slot = &mut to_triangle[sq as usize];
+                    if slot[0].is_none() {
+                        slot[0] = Some(t);
+                    } else if slot[1].is_none() && transform(slot[0].unwrap(), sq) == transform(t, sq) {
+                        // A second symmetry giving the same king square (diagonal cases).
+                        slot[1] = Some(t);
+                    }
+                }
+            }
+        }
+        TransformTables { map, to_triangle }
+    })
+}
+
 /// Applies symmetry `t` (bit 2: a1–h8 reflection, bit 0: left–right, bit 1: up–down).
 #[inline(always)]
 pub fn transform(t: u8, sq: u8) -> u8 {
@@ -156,10 +186,14 @@ impl Indexer {
     pub fn decode(&self, mut idx: u64, out: &mut [u8]) {
         let n = self.pieces.len();
         for i in (2..n).rev() {
-            let r = self.radix[i - 2];
-            let v = (idx % r) as u8;
-            idx /= r;
-            out[i] = if r == 48 { v + 8 } else { v };
+            // Radix 64 by shifts: decoding is on the generator's hot path.
+            if self.radix[i - 2] == 64 {
+                out[i] = (idx & 63) as u8;
+                idx >>= 6;
+            } else {
+                out[i] = (idx % 48) as u8 + 8;
+                idx /= 48;
+            }
         }
         match self.scheme {
             Scheme::Pawnless => {
@@ -179,9 +213,8 @@ impl Indexer {
     #[inline(always)]
     fn raw_index(&self, kk: u64, sq: &[u8]) -> u64 {
         let mut idx = kk;
-        for i in 2..self.pieces.len() {
-            let r = self.radix[i - 2];
-            let v = if r == 48 { sq[i] as u64 - 8 } else { sq[i] as u64 };
+        for (&r, &s) in self.radix.iter().zip(&sq[2..self.pieces.len()]) {
+            let v = if r == 48 { s as u64 - 8 } else { s as u64 };
             idx = idx * r + v;
         }
         idx
@@ -190,7 +223,13 @@ impl Indexer {
     #[inline(always)]
     fn sort_groups(&self, sq: &mut [u8]) {
         for &(s, l) in &self.groups {
-            sq[s..s + l].sort_unstable();
+            if l == 2 {
+                if sq[s] > sq[s + 1] {
+                    sq.swap(s, s + 1);
+                }
+            } else {
+                sq[s..s + l].sort_unstable();
+            }
         }
     }
 
@@ -200,24 +239,22 @@ impl Indexer {
     pub fn encode(&self, squares: &[u8]) -> Option<u64> {
         let n = self.pieces.len();
         let mut t_sq = [0u8; 8];
+        let tt = transform_tables();
         match self.scheme {
             Scheme::Pawnless => {
                 let kt = king_tables();
                 let mut best: Option<u64> = None;
-                for t in 0..8u8 {
-                    let wk = transform(t, squares[0]);
-                    if !in_triangle(wk) {
-                        continue;
-                    }
-                    let bk = transform(t, squares[1]);
+                // Only the one or two symmetries that bring the white king into the triangle.
+                for &t in tt.to_triangle[squares[0] as usize].iter().flatten() {
+                    let map = &tt.map[t as usize];
+                    let wk = map[squares[0] as usize];
+                    let bk = map[squares[1] as usize];
                     let kk = kt.kk_index[wk as usize * 64 + bk as usize];
                     if kk == NONE {
                         continue;
                     }
-                    t_sq[0] = wk;
-                    t_sq[1] = bk;
                     for i in 2..n {
-                        t_sq[i] = transform(t, squares[i]);
+                        t_sq[i] = map[squares[i] as usize];
                     }
                     self.sort_groups(&mut t_sq[..n]);
                     let idx = self.raw_index(kk as u64, &t_sq);
@@ -226,9 +263,9 @@ impl Indexer {
                 best
             }
             Scheme::Pawns => {
-                let t = if squares[0] % 8 >= 4 { 1 } else { 0 };
+                let map = &tt.map[if squares[0] % 8 >= 4 { 1 } else { 0 }];
                 for i in 0..n {
-                    t_sq[i] = transform(t, squares[i]);
+                    t_sq[i] = map[squares[i] as usize];
                     if self.pieces[i].role == Role::Pawn && !(8..56).contains(&t_sq[i]) {
                         return None;
                     }
@@ -247,10 +284,9 @@ impl Indexer {
     /// The squares of a position's men in index order (the position must have
     /// this material, in this colour orientation).
     pub fn squares_of(&self, pos: &Position, out: &mut [u8]) {
-        let mut i = 0;
         let mut last: Option<Piece> = None;
         let mut bb = bastion_core::Bitboard::EMPTY;
-        for &pc in &self.pieces {
+        for (i, &pc) in self.pieces.iter().enumerate() {
             if last != Some(pc) {
                 bb = pos.pieces(pc.color, pc.role);
                 last = Some(pc);
@@ -258,7 +294,6 @@ impl Indexer {
             let sq = bb.lsb();
             bb.clear(sq);
             out[i] = sq.index() as u8;
-            i += 1;
         }
     }
 

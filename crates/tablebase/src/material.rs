@@ -32,7 +32,7 @@ impl Material {
                     _ => return Err(err()),
                 }
             }
-            v.sort_by(|a, b| b.index().cmp(&a.index()));
+            v.sort_by_key(|r| std::cmp::Reverse(r.index()));
             Ok(v)
         };
         let m = Material { sides: [parse_side(w)?, parse_side(b)?] };
@@ -122,7 +122,7 @@ impl Material {
                 for promo in [Role::Queen, Role::Rook, Role::Bishop, Role::Knight] {
                     let mut m = self.clone();
                     m.sides[s][p] = promo;
-                    m.sides[s].sort_by(|a, b| b.index().cmp(&a.index()));
+                    m.sides[s].sort_by_key(|r| std::cmp::Reverse(r.index()));
                     add(m.clone());
                     for j in 0..m.sides[1 - s].len() {
                         let mut c = m.clone();

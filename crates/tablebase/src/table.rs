@@ -130,7 +130,7 @@ impl TableSet {
         for &m in moves.iter() {
             let Some(v) = self.probe(&pos.play(m))? else { return Ok(None) };
             let v = v.back();
-            if best.map_or(true, |b| v.better(b).is_gt()) {
+            if best.is_none_or(|b| v.better(b).is_gt()) {
                 best = Some(v);
             }
         }

@@ -14,10 +14,13 @@ fn table_set(names: &[&str]) -> TableSet {
 fn max_win(set: &TableSet, name: &str, side: Color) -> u16 {
     let t = set.get(&Material::parse(name).unwrap()).unwrap();
     let n = t.indexer().size();
-    (0..n).filter_map(|i| match bastion_tablebase::Dtm::from_code(t.code(side, i).unwrap()) {
-        Some(Dtm::Win(p)) => Some(p),
-        _ => None,
-    }).max().unwrap()
+    (0..n)
+        .filter_map(|i| match bastion_tablebase::Dtm::from_code(t.code(side, i).unwrap()) {
+            Some(Dtm::Win(p)) => Some(p),
+            _ => None,
+        })
+        .max()
+        .unwrap()
 }
 
 fn probe(set: &TableSet, fen: &str) -> Dtm {

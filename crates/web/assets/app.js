@@ -409,8 +409,16 @@ function startAnalysis() {
 }
 $('an-start').onclick = startAnalysis;
 $('an-stop').onclick = closeAnalysis;
+function resetEvalBar() { $('evalfill').style.height = '50%'; $('evaltext').textContent = ''; }
+let shownFen = null;
 function onPositionShown() {
+  const fen = currentFen();
+  if (fen === shownFen) return;
+  shownFen = fen;
+  // Results of the panels belong to the position they were asked for.
+  for (const id of ['sv-out', 'tb-out', 'fo-out', 'prog-mate-out']) $(id).innerHTML = '';
   if (source) startAnalysis(); // follow the board
+  else resetEvalBar();
 }
 
 // ---------- mate solver ----------
@@ -552,9 +560,13 @@ $('prog-mate').onclick = async () => {
   const out = $('prog-mate-out');
   out.innerHTML = 'searching…';
   try {
-    const r = await api('/progressive/mate', progBody({ max_nodes: 2000000 }));
-    out.innerHTML = r.found ? `<b>Mate:</b> <span class="line">${esc(r.series_text)}</span> <span class="note">(${r.nodes.toLocaleString()} nodes)</span>`
-      : `No mate found in this series (${esc(r.reason || '')})`;
+    const secs = Math.min(30, Math.max(1, +$('prog-mate-time').value || 5));
+    const r = await api('/progressive/mate', progBody({ time_ms: secs * 1000 }));
+    if (r.found) {
+      out.innerHTML = `<b>Mate:</b> <span class="line">${esc(r.series_text)}</span> <span class="note">(${r.nodes.toLocaleString()} nodes, ${r.elapsed_ms} ms)</span> <button id="prog-mate-play">Play it</button>`;
+      const base = S.plies.map((p) => p.uci);
+      $('prog-mate-play').onclick = () => progLoad(S.startFen, [...base, ...r.series]).catch(showError);
+    } else out.textContent = `No mate found in this series (${r.reason || ''}, ${r.nodes.toLocaleString()} nodes)`;
   } catch (e) { out.innerHTML = `<span class="err">${esc(e.message)}</span>`; }
 };
 

@@ -23,10 +23,7 @@ pub async fn index() -> impl IntoResponse {
 
 /// `GET /app.js`.
 pub async fn app_js() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        APP_JS,
-    )
+    ([(header::CONTENT_TYPE, "text/javascript; charset=utf-8")], APP_JS)
 }
 
 /// `GET /app.css`.
@@ -41,8 +38,5 @@ pub async fn favicon() -> impl IntoResponse {
 
 /// `GET /api`: the API documentation as plain text (Markdown).
 pub async fn api_docs() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "text/plain; charset=utf-8")],
-        API_DOCS,
-    )
+    ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], API_DOCS)
 }

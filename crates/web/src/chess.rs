@@ -19,9 +19,7 @@ pub fn parse_fen(fen: &str) -> ApiResult<Position> {
         return Ok(Position::startpos());
     }
     if fen.len() > MAX_FEN_LEN {
-        return Err(ApiError::bad_request(format!(
-            "FEN longer than {MAX_FEN_LEN} characters"
-        )));
+        return Err(ApiError::bad_request(format!("FEN longer than {MAX_FEN_LEN} characters")));
     }
     Position::from_fen(fen).map_err(|e| ApiError::bad_request(format!("bad FEN: {e}")))
 }
@@ -31,16 +29,13 @@ pub fn parse_move(pos: &Position, text: &str) -> ApiResult<Move> {
     if text.len() > 16 {
         return Err(ApiError::bad_request("move text too long"));
     }
-    pos.parse_move(text)
-        .map_err(|e| ApiError::bad_request(format!("move {text:?}: {e}")))
+    pos.parse_move(text).map_err(|e| ApiError::bad_request(format!("move {text:?}: {e}")))
 }
 
 /// Plays `moves` from `start`; returns the game (positions kept for repetitions).
 pub fn replay(start: &Position, moves: &[String]) -> ApiResult<Game> {
     if moves.len() > MAX_PLIES {
-        return Err(ApiError::bad_request(format!(
-            "more than {MAX_PLIES} moves"
-        )));
+        return Err(ApiError::bad_request(format!("more than {MAX_PLIES} moves")));
     }
     let mut game = Game::new(start.clone());
     for (i, text) in moves.iter().enumerate() {
@@ -54,10 +49,7 @@ pub fn replay(start: &Position, moves: &[String]) -> ApiResult<Game> {
 /// Zobrist keys of the positions before the last one (the engine's repetition history).
 pub fn history_keys(game: &Game) -> Vec<u64> {
     let ps = game.positions();
-    ps[..ps.len().saturating_sub(1)]
-        .iter()
-        .map(|p| p.key())
-        .collect()
+    ps[..ps.len().saturating_sub(1)].iter().map(|p| p.key()).collect()
 }
 
 /// "white" / "black".

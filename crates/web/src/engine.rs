@@ -47,11 +47,7 @@ fn moves_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::
     }
     Ok(match Either::deserialize(d)? {
         Either::List(v) => v,
-        Either::Text(s) => s
-            .split([',', ' '])
-            .filter(|t| !t.is_empty())
-            .map(str::to_string)
-            .collect(),
+        Either::Text(s) => s.split([',', ' ']).filter(|t| !t.is_empty()).map(str::to_string).collect(),
     })
 }
 
@@ -121,77 +117,45 @@ fn prepare(state: &AppState, req: &SearchReq, default_ms: u64) -> ApiResult<Prep
     let game = replay(&start, &req.moves)?;
     let pos = game.position().clone();
     if !pos.has_legal_moves() {
-        return Err(ApiError::bad_request(
-            "the game is over in this position: no legal moves",
-        ));
+        return Err(ApiError::bad_request("the game is over in this position: no legal moves"));
     }
     let mut limits = Limits::default();
     if let Some(d) = req.depth {
         if !(1..=caps.max_depth).contains(&d) {
-            return Err(ApiError::bad_request(format!(
-                "depth must be 1..={}",
-                caps.max_depth
-            )));
+            return Err(ApiError::bad_request(format!("depth must be 1..={}", caps.max_depth)));
         }
         limits.depth = Some(d);
     }
     if let Some(n) = req.nodes {
         if n == 0 || n > caps.max_nodes {
-            return Err(ApiError::bad_request(format!(
-                "nodes must be 1..={}",
-                caps.max_nodes
-            )));
+            return Err(ApiError::bad_request(format!("nodes must be 1..={}", caps.max_nodes)));
         }
         limits.nodes = Some(n);
     }
     let ms = match req.movetime {
         Some(ms) if ms == 0 || ms > caps.max_movetime_ms => {
-            return Err(ApiError::bad_request(format!(
-                "movetime must be 1..={} ms",
-                caps.max_movetime_ms
-            )))
+            return Err(ApiError::bad_request(format!("movetime must be 1..={} ms", caps.max_movetime_ms)))
         }
         Some(ms) => ms,
         // Depth or node limits alone still get a time cap so no request runs unbounded.
-        None if limits.depth.is_some() || limits.nodes.is_some() => {
-            default_ms.max(caps.max_movetime_ms)
-        }
+        None if limits.depth.is_some() || limits.nodes.is_some() => default_ms.max(caps.max_movetime_ms),
         None => default_ms,
     };
     limits.movetime_ms = Some(ms);
     let multipv = req.multipv.unwrap_or(1);
     if !(1..=caps.max_multipv).contains(&multipv) {
-        return Err(ApiError::bad_request(format!(
-            "multipv must be 1..={}",
-            caps.max_multipv
-        )));
+        return Err(ApiError::bad_request(format!("multipv must be 1..={}", caps.max_multipv)));
     }
     let threads = req.threads.unwrap_or(1);
     if !(1..=caps.max_threads).contains(&threads) {
-        return Err(ApiError::bad_request(format!(
-            "threads must be 1..={}",
-            caps.max_threads
-        )));
+        return Err(ApiError::bad_request(format!("threads must be 1..={}", caps.max_threads)));
     }
-    let opts = EngineOptions {
-        hash_mb: caps.hash_mb,
-        threads,
-        multipv,
-        ..EngineOptions::default()
-    };
-    Ok(Prepared {
-        history: history_keys(&game),
-        pos,
-        limits,
-        opts,
-    })
+    let opts = EngineOptions { hash_mb: caps.hash_mb, threads, multipv, ..EngineOptions::default() };
+    Ok(Prepared { history: history_keys(&game), pos, limits, opts })
 }
 
 /// `POST /api/engine/bestmove {fen, moves, movetime|depth|nodes, multipv, threads}`.
-pub async fn bestmove(
-    State(state): State<AppState>,
-    ApiJson(req): ApiJson<SearchReq>,
-) -> ApiResult<Json<Value>> {
+pub async fn bestmove(State(state): State<AppState>, ApiJson(req): ApiJson<SearchReq>) -> ApiResult<Json<Value>> {
     let p = prepare(&state, &req, 1000)?;
     let permit = state.job_permit().await?;
     let out = tokio::task::spawn_blocking(move || {
@@ -215,14 +179,7 @@ pub async fn analyse(
     Query(req): Query<SearchReq>,
 ) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
     let max = state.caps.max_analysis_ms;
-    let mut p = prepare(
-        &state,
-        &SearchReq {
-            movetime: None,
-            ..req.clone()
-        },
-        max,
-    )?;
+    let mut p = prepare(&state, &SearchReq { movetime: None, ..req.clone() }, max)?;
     // Analysis runs until stopped, but never past the server's cap.
     p.limits.movetime_ms = Some(req.movetime.unwrap_or(max).clamp(1, max));
     let permit = state.job_permit().await?;
@@ -248,27 +205,12 @@ pub async fn analyse(
         let start = json!({ "fen": pos.fen(), "multipv": multipv });
         let _ = tx.send(Event::default().event("start").data(start.to_string()));
         let r = engine.search(&pos, &p.history, &p.limits, &mut |i| {
-            if tx
-                .send(
-                    Event::default()
-                        .event("info")
-                        .data(info_json(&pos, i).to_string()),
-                )
-                .is_err()
-            {
+            if tx.send(Event::default().event("info").data(info_json(&pos, i).to_string())).is_err() {
                 control.stop.store(true, Ordering::SeqCst);
             }
         });
-        let _ = tx.send(
-            Event::default()
-                .event("done")
-                .data(result_json(&pos, &r).to_string()),
-        );
+        let _ = tx.send(Event::default().event("done").data(result_json(&pos, &r).to_string()));
     });
-    let stream =
-        futures_util::stream::unfold(
-            rx,
-            |mut rx| async move { rx.recv().await.map(|e| (Ok(e), rx)) },
-        );
+    let stream = futures_util::stream::unfold(rx, |mut rx| async move { rx.recv().await.map(|e| (Ok(e), rx)) });
     Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(Duration::from_secs(10))))
 }

@@ -19,34 +19,22 @@ pub struct ApiError {
 impl ApiError {
     /// 400: the request is malformed or names something illegal.
     pub fn bad_request(msg: impl Into<String>) -> ApiError {
-        ApiError {
-            status: StatusCode::BAD_REQUEST,
-            message: msg.into(),
-        }
+        ApiError { status: StatusCode::BAD_REQUEST, message: msg.into() }
     }
 
     /// 503: the feature or capacity is not available right now.
     pub fn unavailable(msg: impl Into<String>) -> ApiError {
-        ApiError {
-            status: StatusCode::SERVICE_UNAVAILABLE,
-            message: msg.into(),
-        }
+        ApiError { status: StatusCode::SERVICE_UNAVAILABLE, message: msg.into() }
     }
 
     /// 404: no such thing.
     pub fn not_found(msg: impl Into<String>) -> ApiError {
-        ApiError {
-            status: StatusCode::NOT_FOUND,
-            message: msg.into(),
-        }
+        ApiError { status: StatusCode::NOT_FOUND, message: msg.into() }
     }
 
     /// 500: a bug or an internal failure (a job that panicked).
     pub fn internal(msg: impl Into<String>) -> ApiError {
-        ApiError {
-            status: StatusCode::INTERNAL_SERVER_ERROR,
-            message: msg.into(),
-        }
+        ApiError { status: StatusCode::INTERNAL_SERVER_ERROR, message: msg.into() }
     }
 
     /// 503 for a component that this build does not contain yet.
@@ -63,11 +51,7 @@ impl std::fmt::Display for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (
-            self.status,
-            Json(serde_json::json!({ "error": self.message })),
-        )
-            .into_response()
+        (self.status, Json(serde_json::json!({ "error": self.message }))).into_response()
     }
 }
 
@@ -88,10 +72,7 @@ where
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
         match Json::<T>::from_request(req, state).await {
             Ok(Json(v)) => Ok(ApiJson(v)),
-            Err(rej) => Err(ApiError {
-                status: rej.status(),
-                message: rej.body_text(),
-            }),
+            Err(rej) => Err(ApiError { status: rej.status(), message: rej.body_text() }),
         }
     }
 }

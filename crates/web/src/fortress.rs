@@ -40,7 +40,7 @@ pub async fn fortress(State(state): State<AppState>, ApiJson(req): ApiJson<Fortr
     if !pos.has_legal_moves() {
         return Err(ApiError::bad_request("the position has no legal moves"));
     }
-    let Some(cmd) = state.config.uci_engine.clone() else {
+    let Some(cmd) = state.config.uci_engine.clone().filter(|c| !c.is_empty()) else {
         return Err(ApiError::unavailable("the fortress detector needs a UCI engine; none is configured"));
     };
     let max_depth = req.max_depth.unwrap_or(12);
@@ -66,7 +66,7 @@ pub async fn fortress(State(state): State<AppState>, ApiJson(req): ApiJson<Fortr
     let permit = state.job_permit().await?;
     let out = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        let (program, args) = cmd.split_first().expect("engine command is never empty");
+        let (program, args) = cmd.split_first().ok_or_else(|| ApiError::unavailable("no engine command"))?;
         let mut engine = bastion_uci::Engine::spawn(program, args)
             .map_err(|e| ApiError::unavailable(format!("cannot start the engine for the fortress detector: {e}")))?;
         let result = analyse(&fen, &config, &mut engine);

@@ -64,9 +64,7 @@ pub struct Caps {
 
 impl Default for Caps {
     fn default() -> Self {
-        let cores = std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1);
+        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
         Caps {
             max_movetime_ms: 60_000,
             max_analysis_ms: 10 * 60_000,
@@ -163,26 +161,16 @@ async fn api_not_found() -> ApiError {
 /// Rejects requests whose Host header names another site: a page elsewhere
 /// could otherwise reach this loopback server through DNS rebinding.
 async fn check_host(State(allowed): State<Arc<Vec<String>>>, req: Request, next: Next) -> Response {
-    let host = req
-        .headers()
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("");
+    let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
     let name = host_name(host);
     let ok = host.is_empty()
         || matches!(name, "localhost" | "127.0.0.1" | "[::1]" | "::1")
         || name.starts_with("127.")
-        || allowed
-            .iter()
-            .any(|a| a == "*" || a.eq_ignore_ascii_case(name));
+        || allowed.iter().any(|a| a == "*" || a.eq_ignore_ascii_case(name));
     if ok {
         next.run(req).await
     } else {
-        ApiError {
-            status: StatusCode::FORBIDDEN,
-            message: format!("host {host:?} not allowed"),
-        }
-        .into_response()
+        ApiError { status: StatusCode::FORBIDDEN, message: format!("host {host:?} not allowed") }.into_response()
     }
 }
 
@@ -194,8 +182,7 @@ fn host_name(host: &str) -> &str {
 }
 
 fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
-    ApiError::internal("internal error while handling this request (the server is still running)")
-        .into_response()
+    ApiError::internal("internal error while handling this request (the server is still running)").into_response()
 }
 
 /// The whole application: page, assets and API.
@@ -239,21 +226,12 @@ pub fn router(state: AppState) -> Router {
 pub async fn serve(addr: SocketAddr, config: Config) -> anyhow::Result<()> {
     let mut config = config;
     // Listening on all interfaces is an explicit choice to be reached by any name.
-    config.allowed_hosts.push(if addr.ip().is_unspecified() {
-        "*".to_string()
-    } else {
-        addr.ip().to_string()
-    });
+    config.allowed_hosts.push(if addr.ip().is_unspecified() { "*".to_string() } else { addr.ip().to_string() });
     let state = AppState::new(config)?;
-    let listener = tokio::net::TcpListener::bind(addr)
-        .await
-        .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+    let listener =
+        tokio::net::TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
     let local = listener.local_addr()?;
-    let shown = if local.ip().is_unspecified() {
-        format!("127.0.0.1:{}", local.port())
-    } else {
-        local.to_string()
-    };
+    let shown = if local.ip().is_unspecified() { format!("127.0.0.1:{}", local.port()) } else { local.to_string() };
     println!("Bastion web app: http://{shown}/  (API docs: http://{shown}/api)  Ctrl-C stops it");
     if !local.ip().is_loopback() {
         eprintln!("warning: listening on {local}, which is reachable from other machines");
@@ -268,9 +246,6 @@ pub async fn serve(addr: SocketAddr, config: Config) -> anyhow::Result<()> {
 
 /// [`serve`] on a Tokio runtime of its own, for callers without one (the CLI).
 pub fn serve_blocking(addr: SocketAddr, config: Config) -> anyhow::Result<()> {
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()?;
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build()?;
     rt.block_on(serve(addr, config))
 }

@@ -57,34 +57,28 @@ pub fn parse(text: &str) -> Result<ParsedPgn, String> {
         if game.moves().len() >= MAX_PLIES {
             return Err(format!("more than {MAX_PLIES} plies"));
         }
-        let ply = game.moves().len() + 1;
-        let m = game
-            .position()
-            .parse_san(&tok)
-            .map_err(|e| format!("move {} ({tok}): {e}", (ply + 1) / 2))?;
+        let n = game.position().fullmove_number();
+        let m = game.position().parse_san(&tok).map_err(|e| format!("move {n} ({tok}): {e}"))?;
         game.make(m);
     }
-    Ok(ParsedPgn {
-        headers,
-        game,
-        result,
-    })
+    Ok(ParsedPgn { headers, game, result })
 }
 
 fn parse_tag(t: &str) -> Result<(String, String), String> {
-    let inner = t
-        .strip_prefix('[')
-        .and_then(|s| s.strip_suffix(']'))
-        .ok_or_else(|| format!("bad tag line: {t}"))?;
-    let (name, rest) = inner
-        .trim()
-        .split_once(char::is_whitespace)
-        .ok_or_else(|| format!("bad tag line: {t}"))?;
-    let value = rest
-        .trim()
-        .trim_matches('"')
-        .replace("\\\"", "\"")
-        .replace("\\\\", "\\");
+    let inner = t.strip_prefix('[').and_then(|s| s.strip_suffix(']')).ok_or_else(|| format!("bad tag line: {t}"))?;
+    let (name, rest) = inner.trim().split_once(char::is_whitespace).ok_or_else(|| format!("bad tag line: {t}"))?;
+    let quoted =
+        rest.trim().strip_prefix('"').and_then(|s| s.strip_suffix('"')).ok_or_else(|| format!("bad tag value: {t}"))?;
+    // Undo the two escapes PGN has: \" and \\.
+    let mut value = String::new();
+    let mut chars = quoted.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            value.extend(chars.next());
+        } else {
+            value.push(c);
+        }
+    }
     Ok((name.to_string(), value))
 }
 
@@ -97,14 +91,8 @@ fn tokens(text: &str) -> Result<Vec<String>, String> {
     let mut word = String::new();
     let flush = |word: &mut String, out: &mut Vec<String>, depth: usize| {
         if depth == 0 && !word.is_empty() {
-            let w = word
-                .trim_start_matches(|c: char| c.is_ascii_digit())
-                .trim_start_matches('.');
-            let w = if word.chars().all(|c| c.is_ascii_digit() || c == '.') {
-                ""
-            } else {
-                w
-            };
+            let w = word.trim_start_matches(|c: char| c.is_ascii_digit()).trim_start_matches('.');
+            let w = if word.chars().all(|c| c.is_ascii_digit() || c == '.') { "" } else { w };
             // Keep result tokens whole ("1-0" starts with a digit).
             let full = word.as_str();
             if ["1-0", "0-1", "1/2-1/2", "*"].contains(&full) {
@@ -163,16 +151,11 @@ fn tokens(text: &str) -> Result<Vec<String>, String> {
 /// Writes `game` as PGN with the seven-tag roster filled in from `extra`.
 pub fn write(game: &Game, extra: &[(String, String)]) -> String {
     let result = game.outcome(false).map(|o| o.result()).unwrap_or("*");
-    let mut tags: Vec<(String, String)> = ["Event", "Site", "Date", "Round", "White", "Black"]
-        .iter()
-        .map(|k| (k.to_string(), "?".to_string()))
-        .collect();
+    let mut tags: Vec<(String, String)> =
+        ["Event", "Site", "Date", "Round", "White", "Black"].iter().map(|k| (k.to_string(), "?".to_string())).collect();
     tags.push(("Result".into(), result.into()));
     for (k, v) in extra {
-        let k: String = k
-            .chars()
-            .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
+        let k: String = k.chars().filter(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
         if k.is_empty() || k == "FEN" || k == "SetUp" {
             continue;
         }
@@ -188,10 +171,7 @@ pub fn write(game: &Game, extra: &[(String, String)]) -> String {
     }
     let mut out = String::new();
     for (k, v) in &tags {
-        let v = v
-            .replace('\\', "\\\\")
-            .replace('"', "\\\"")
-            .replace(['\n', '\r'], " ");
+        let v = v.replace('\\', "\\\\").replace('"', "\\\"").replace(['\n', '\r'], " ");
         out.push_str(&format!("[{k} \"{v}\"]\n"));
     }
     out.push('\n');
@@ -231,7 +211,8 @@ mod tests {
 
     #[test]
     fn round_trip_with_comments_and_variations() {
-        let text = "[Event \"Test\"]\n[White \"A\"]\n\n1. e4 {best by test} e5 (1... c5 2. Nf3) 2. Nf3 $1 Nc6!? 3. Bb5 a6 *\n";
+        let text =
+            "[Event \"Test\"]\n[White \"A\"]\n\n1. e4 {best by test} e5 (1... c5 2. Nf3) 2. Nf3 $1 Nc6!? 3. Bb5 a6 *\n";
         let p = parse(text).unwrap();
         assert_eq!(p.game.moves().len(), 6);
         assert_eq!(p.result.as_deref(), Some("*"));

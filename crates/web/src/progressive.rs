@@ -27,6 +27,8 @@ pub struct ProgReq {
     /// Moves played, one by one (UCI, SAN or long algebraic).
     #[serde(default)]
     moves: Vec<String>,
+    /// Series length for a plain (6-field) FEN; a progressive FEN carries its own.
+    series: Option<u32>,
     /// A game record (as `/api/progressive/record` writes); replaces the fields above.
     #[serde(default)]
     record: Option<String>,
@@ -47,15 +49,17 @@ fn build(req: &ProgReq) -> ApiResult<Game> {
         }
         return Game::from_record(rec).map_err(|e| bad(format!("bad record: {e}")));
     }
-    let rules: Rules = if req.rules.trim().is_empty() { Rules::default() } else { req.rules.trim().parse().map_err(bad)? };
+    let rules: Rules =
+        if req.rules.trim().is_empty() { Rules::default() } else { req.rules.trim().parse().map_err(bad)? };
     let fen = req.start_fen.trim();
-    let start = if fen.is_empty() || fen == "startpos" {
+    let standard = bastion_core::Position::startpos().fen();
+    let start = if fen.is_empty() || fen == "startpos" || fen == standard {
         SeriesPosition::startpos(rules)
     } else {
         if fen.len() > 200 {
             return Err(ApiError::bad_request("FEN too long"));
         }
-        SeriesPosition::from_fen(fen, None, rules).map_err(|e| bad(format!("bad progressive FEN: {e}")))?
+        SeriesPosition::from_fen(fen, req.series, rules).map_err(|e| bad(format!("bad progressive FEN: {e}")))?
     };
     if req.moves.len() > MAX_PLIES {
         return Err(ApiError::bad_request(format!("more than {MAX_PLIES} moves")));

@@ -30,41 +30,22 @@ pub struct SolveReq {
 }
 
 /// `POST /api/solve {fen, mate | stipulation, all_defences, threats, timeout_ms}`.
-pub async fn solve(
-    State(state): State<AppState>,
-    ApiJson(req): ApiJson<SolveReq>,
-) -> ApiResult<Json<Value>> {
+pub async fn solve(State(state): State<AppState>, ApiJson(req): ApiJson<SolveReq>) -> ApiResult<Json<Value>> {
     let pos = parse_fen(&req.fen)?;
     let stip: Stipulation = match (&req.stipulation, req.mate) {
-        (Some(s), _) if !s.trim().is_empty() => {
-            s.trim()
-                .parse()
-                .map_err(|e: bastion_solver::stipulation::StipulationError| {
-                    ApiError::bad_request(e.to_string())
-                })?
-        }
+        (Some(s), _) if !s.trim().is_empty() => s
+            .trim()
+            .parse()
+            .map_err(|e: bastion_solver::stipulation::StipulationError| ApiError::bad_request(e.to_string()))?,
         (_, Some(n)) => Stipulation::Direct(n),
-        _ => {
-            return Err(ApiError::bad_request(
-                "give `mate` (moves) or `stipulation` (e.g. \"#3\")",
-            ))
-        }
+        _ => return Err(ApiError::bad_request("give `mate` (moves) or `stipulation` (e.g. \"#3\")")),
     };
     let n = stip.moves();
     if n == 0 || n > state.caps.max_solve_moves {
-        return Err(ApiError::bad_request(format!(
-            "mate must be 1..={} moves",
-            state.caps.max_solve_moves
-        )));
+        return Err(ApiError::bad_request(format!("mate must be 1..={} moves", state.caps.max_solve_moves)));
     }
-    let timeout = req
-        .timeout_ms
-        .unwrap_or(state.caps.max_solve_ms)
-        .clamp(1, state.caps.max_solve_ms);
-    let opts = SolveOptions {
-        all_defences: req.all_defences,
-        threats: req.threats,
-    };
+    let timeout = req.timeout_ms.unwrap_or(state.caps.max_solve_ms).clamp(1, state.caps.max_solve_ms);
+    let opts = SolveOptions { all_defences: req.all_defences, threats: req.threats };
     let permit = state.job_permit().await?;
     let started = Instant::now();
     let out = tokio::task::spawn_blocking(move || {
@@ -73,9 +54,7 @@ pub async fn solve(
         let mut solver = Solver::new(64);
         solver.set_stop(&stop);
         solver.set_deadline(Some(Instant::now() + Duration::from_millis(timeout)));
-        solver
-            .solve(&pos, stip, &opts)
-            .map(|r| serde_json::to_value(&r).unwrap_or(Value::Null))
+        solver.solve(&pos, stip, &opts).map(|r| serde_json::to_value(&r).unwrap_or(Value::Null))
     })
     .await
     .map_err(|e| ApiError::internal(format!("solver job failed: {e}")))?;

@@ -57,10 +57,10 @@ pub async fn probe(State(state): State<AppState>, ApiJson(req): ApiJson<ProbeReq
     let permit = state.job_permit().await?;
     let out = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        let value = tb
-            .try_probe_dtm(&pos)
-            .map_err(|e| ApiError::internal(format!("tablebase error: {e}")))?
-            .ok_or_else(|| ApiError::not_found(format!("no table for {ending} (nor its mirror) in the tablebase directory")))?;
+        let value =
+            tb.try_probe_dtm(&pos).map_err(|e| ApiError::internal(format!("tablebase error: {e}")))?.ok_or_else(
+                || ApiError::not_found(format!("no table for {ending} (nor its mirror) in the tablebase directory")),
+            )?;
         let moves = tb
             .try_move_values(&pos)
             .map_err(|e| ApiError::internal(format!("tablebase error: {e}")))?

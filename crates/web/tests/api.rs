@@ -69,8 +69,7 @@ async fn legal_moves_and_moves() {
     assert!(v["outcome"].is_null());
 
     // Mate in one with the move in UCI: the outcome says so.
-    let (s, v) =
-        post(&app, "/api/move", json!({ "fen": "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "move": "a1a8" })).await;
+    let (s, v) = post(&app, "/api/move", json!({ "fen": "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", "move": "a1a8" })).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(v["san"], "Ra8#");
     assert_eq!(v["outcome"]["result"], "1-0");
@@ -435,7 +434,9 @@ async fn progressive_series_computer_and_mate() {
 #[tokio::test]
 async fn page_assets_and_docs_are_served() {
     let app = app(2);
-    for (path, ty) in [("/", "text/html"), ("/app.js", "text/javascript"), ("/app.css", "text/css"), ("/api", "text/plain")] {
+    for (path, ty) in
+        [("/", "text/html"), ("/app.js", "text/javascript"), ("/app.css", "text/css"), ("/api", "text/plain")]
+    {
         let req = Request::get(path).header("host", "localhost:8080").body(Body::empty()).unwrap();
         let resp = app.clone().oneshot(req).await.unwrap();
         assert_eq!(resp.status(), StatusCode::OK, "{path}");
@@ -449,9 +450,23 @@ async fn page_assets_and_docs_are_served() {
     assert_eq!(v["features"]["fortress"], true);
     // Every endpoint the router knows is documented.
     let docs = bastion_web::assets::API_DOCS;
-    for ep in ["/api/legal", "/api/move", "/api/game", "/api/pgn/import", "/api/pgn/export", "/api/engine/bestmove",
-        "/api/analyse", "/api/solve", "/api/tb/probe", "/api/fortress", "/api/progressive/game",
-        "/api/progressive/record", "/api/progressive/computer", "/api/progressive/mate", "/api/info"] {
+    for ep in [
+        "/api/legal",
+        "/api/move",
+        "/api/game",
+        "/api/pgn/import",
+        "/api/pgn/export",
+        "/api/engine/bestmove",
+        "/api/analyse",
+        "/api/solve",
+        "/api/tb/probe",
+        "/api/fortress",
+        "/api/progressive/game",
+        "/api/progressive/record",
+        "/api/progressive/computer",
+        "/api/progressive/mate",
+        "/api/info",
+    ] {
         assert!(docs.contains(ep), "{ep} is not documented");
     }
 }

@@ -13,6 +13,8 @@
 //! * `--illegal-after N`: answers the N+1-th `go` with an illegal move;
 //! * `--hang-after N`: never answers the N+1-th `go`;
 //! * `--sleep-ms N`: waits this long before every `bestmove`;
+//! * `--think-ms N`: first reports a different move in its PV, then after
+//!   N ms the move it will play (to test time-to-solution measurement);
 //! * `--name NAME`: the `id name` it sends.
 
 use bastion_core::{Color, Move, Position, Role};
@@ -26,6 +28,7 @@ struct Config {
     illegal_after: Option<u64>,
     hang_after: Option<u64>,
     sleep_ms: u64,
+    think_ms: u64,
     name: String,
 }
 
@@ -50,6 +53,7 @@ fn main() {
         illegal_after: arg(&args, "--illegal-after"),
         hang_after: arg(&args, "--hang-after"),
         sleep_ms: arg(&args, "--sleep-ms").unwrap_or(0),
+        think_ms: arg(&args, "--think-ms").unwrap_or(0),
         name: arg(&args, "--name").unwrap_or_else(|| "Arena Test Engine".into()),
     };
     let mut rng = cfg.seed.max(1);
@@ -93,9 +97,21 @@ fn main() {
                     say("bestmove (none)");
                     continue;
                 };
-                let score = cfg.score.unwrap_or_else(|| material(&pos.play(m), pos.side_to_move()));
+                let after = pos.play(m);
+                let score = match cfg.score {
+                    Some(s) => format!("cp {s}"),
+                    None if after.is_checkmate() => "mate 1".to_string(),
+                    None => format!("cp {}", material(&after, pos.side_to_move())),
+                };
                 let uci = pos.to_uci(m);
-                say(&format!("info depth 1 score cp {score} nodes 1 time 0 pv {uci}"));
+                if cfg.think_ms > 0 {
+                    let moves = pos.legal_moves();
+                    if let Some(&other) = moves.iter().find(|&&o| o != m) {
+                        say(&format!("info depth 1 score cp 0 nodes 1 pv {}", pos.to_uci(other)));
+                    }
+                    std::thread::sleep(std::time::Duration::from_millis(cfg.think_ms));
+                }
+                say(&format!("info depth 2 score {score} nodes 2 time 0 pv {uci}"));
                 say(&format!("bestmove {uci}"));
             }
             "quit" => break,

@@ -167,7 +167,8 @@ impl PolyglotBook {
                 let key = polyglot_key(&pos);
                 let raw = encode_move(&pos, m);
                 let start_ix = self.entries.partition_point(|e| e.key < key);
-                let found = self.entries[start_ix..].iter_mut().take_while(|e| e.key == key).find(|e| e.raw_move == raw);
+                let found =
+                    self.entries[start_ix..].iter_mut().take_while(|e| e.key == key).find(|e| e.raw_move == raw);
                 match found {
                     Some(e) => {
                         let old = e.weight;

@@ -35,13 +35,12 @@ pub const ENTRY_SIZE: usize = 16;
 #[derive(Debug, thiserror::Error)]
 pub enum BookError {
     /// The file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {cause}")]
     Io {
         /// The book file.
         path: PathBuf,
         /// The underlying error.
-        #[source]
-        source: std::io::Error,
+        cause: std::io::Error,
     },
     /// The file size is not a multiple of 16 bytes, so it is not a Polyglot book.
     #[error("{path}: size {size} is not a multiple of 16 bytes; not a Polyglot book")]
@@ -165,9 +164,10 @@ pub fn decode_move(pos: &Position, raw: u16) -> Option<Move> {
         4 => Some(Role::Queen),
         _ => return None,
     };
-    pos.legal_moves_from(from).iter().copied().find(|m| {
-        m.promotion_role() == promo && (m.to() == to || (m.is_castling() && m.king_destination() == to))
-    })
+    pos.legal_moves_from(from)
+        .iter()
+        .copied()
+        .find(|m| m.promotion_role() == promo && (m.to() == to || (m.is_castling() && m.king_destination() == to)))
 }
 
 /// An opening book held in memory, sorted by key.
@@ -180,7 +180,7 @@ impl PolyglotBook {
     /// Reads a `.bin` book. Unsorted books (some writers) are sorted on load.
     pub fn open(path: impl AsRef<Path>) -> Result<PolyglotBook, BookError> {
         let path = path.as_ref();
-        let io = |source| BookError::Io { path: path.to_path_buf(), source };
+        let io = |cause| BookError::Io { path: path.to_path_buf(), cause };
         let mut bytes = Vec::new();
         std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut bytes)).map_err(io)?;
         if bytes.len() % ENTRY_SIZE != 0 {
@@ -227,7 +227,7 @@ impl PolyglotBook {
             .iter()
             .filter_map(|e| decode_move(pos, e.raw_move).map(|m| (m, e.weight)))
             .collect();
-        out.sort_by(|a, b| b.1.cmp(&a.1));
+        out.sort_by_key(|&(_, w)| std::cmp::Reverse(w));
         out
     }
 
@@ -260,7 +260,7 @@ impl PolyglotBook {
     /// place), so an interrupted write never leaves a corrupt book.
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), BookError> {
         let path = path.as_ref();
-        let io = |source| BookError::Io { path: path.to_path_buf(), source };
+        let io = |cause| BookError::Io { path: path.to_path_buf(), cause };
         let tmp = path.with_extension("bin.tmp");
         {
             let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(io)?);

@@ -70,11 +70,7 @@ fn mean_variance(dist: &[(f64, u64)]) -> Option<(f64, f64, f64)> {
         return None;
     }
     let mean = dist.iter().map(|&(v, c)| v * c as f64).sum::<f64>() / n;
-    let var = dist
-        .iter()
-        .map(|&(v, c)| c as f64 * (v - mean).powi(2))
-        .sum::<f64>()
-        / n;
+    let var = dist.iter().map(|&(v, c)| c as f64 * (v - mean).powi(2)).sum::<f64>() / n;
     Some((n, mean, var))
 }
 
@@ -133,11 +129,7 @@ pub struct Wdl {
 impl Wdl {
     /// Creates counts from wins, draws and losses.
     pub fn new(wins: u64, draws: u64, losses: u64) -> Self {
-        Self {
-            wins,
-            draws,
-            losses,
-        }
+        Self { wins, draws, losses }
     }
 
     /// Adds one game result.
@@ -159,9 +151,7 @@ impl Wdl {
 
     /// Number of games played.
     pub fn games(&self) -> u64 {
-        self.wins
-            .saturating_add(self.draws)
-            .saturating_add(self.losses)
+        self.wins.saturating_add(self.draws).saturating_add(self.losses)
     }
 
     /// Counts in fishtest's order `[losses, draws, wins]`, i.e. indexed by
@@ -208,9 +198,7 @@ impl Wdl {
         if decisive == 0.0 {
             return Some(0.5);
         }
-        Some(normal_cdf(
-            (self.wins as f64 - self.losses as f64) / decisive.sqrt(),
-        ))
+        Some(normal_cdf((self.wins as f64 - self.losses as f64) / decisive.sqrt()))
     }
 
     /// Per-game score distribution as `(score, count)`.

@@ -70,12 +70,7 @@ impl SprtParams {
         if !(in_unit(alpha) && in_unit(beta) && alpha + beta < 1.0) {
             return Err(StatsError::InvalidErrorRates { alpha, beta });
         }
-        Ok(Self {
-            elo0,
-            elo1,
-            alpha,
-            beta,
-        })
+        Ok(Self { elo0, elo1, alpha, beta })
     }
 
     /// Elo difference under the null hypothesis.
@@ -140,12 +135,7 @@ impl SprtParams {
     }
 
     fn status(&self, llr: f64) -> SprtStatus {
-        SprtStatus {
-            llr,
-            lower: self.lower_bound(),
-            upper: self.upper_bound(),
-            result: self.decide(llr),
-        }
+        SprtStatus { llr, lower: self.lower_bound(), upper: self.upper_bound(), result: self.decide(llr) }
     }
 }
 
@@ -162,17 +152,10 @@ fn empirical(counts: &[u64]) -> Option<(f64, Vec<(f64, f64)>)> {
     if counts.len() < 2 || counts.iter().all(|&c| c == 0) {
         return None;
     }
-    let regularized: Vec<f64> = counts
-        .iter()
-        .map(|&c| if c == 0 { REGULARIZATION } else { c as f64 })
-        .collect();
+    let regularized: Vec<f64> = counts.iter().map(|&c| if c == 0 { REGULARIZATION } else { c as f64 }).collect();
     let n: f64 = regularized.iter().sum();
     let last = (counts.len() - 1) as f64;
-    let pdf = regularized
-        .iter()
-        .enumerate()
-        .map(|(i, &c)| (i as f64 / last, c / n))
-        .collect();
+    let pdf = regularized.iter().enumerate().map(|(i, &c)| (i as f64 / last, c / n)).collect();
     Some((n, pdf))
 }
 
@@ -186,19 +169,12 @@ fn empirical(counts: &[u64]) -> Option<(f64, Vec<(f64, f64)>)> {
 /// derivative and no tuning. Returns `None` unless `s` lies strictly between
 /// the smallest and largest values.
 fn mle_with_mean(pdf: &[(f64, f64)], s: f64) -> Option<Vec<f64>> {
-    let (min, max) = pdf
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &(a, _)| {
-            (lo.min(a - s), hi.max(a - s))
-        });
+    let (min, max) =
+        pdf.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &(a, _)| (lo.min(a - s), hi.max(a - s)));
     if !(min < 0.0 && max > 0.0) {
         return None;
     }
-    let secular = |x: f64| -> f64 {
-        pdf.iter()
-            .map(|&(a, p)| p * (a - s) / (1.0 + x * (a - s)))
-            .sum()
-    };
+    let secular = |x: f64| -> f64 { pdf.iter().map(|&(a, p)| p * (a - s) / (1.0 + x * (a - s))).sum() };
     // Denominators are positive for x in (-1/max, -1/min).
     const EDGE: f64 = 1e-9;
     let (mut lo, mut hi) = (-1.0 / max + EDGE, -1.0 / min - EDGE);
@@ -231,11 +207,7 @@ pub fn llr_logistic(elo0: f64, elo1: f64, counts: &[u64]) -> f64 {
     let (Some(p0), Some(p1)) = (mle_with_mean(&pdf, s0), mle_with_mean(&pdf, s1)) else {
         return f64::NAN;
     };
-    n * pdf
-        .iter()
-        .zip(p0.iter().zip(&p1))
-        .map(|(&(_, p), (&q0, &q1))| p * (q1.ln() - q0.ln()))
-        .sum::<f64>()
+    n * pdf.iter().zip(p0.iter().zip(&p1)).map(|(&(_, p), (&q0, &q1))| p * (q1.ln() - q0.ln())).sum::<f64>()
 }
 
 /// Normal (Brownian-motion) approximation of [`llr_logistic`] (fishtest's
@@ -280,16 +252,10 @@ mod tests {
 
     #[test]
     fn invalid_params_are_rejected() {
-        assert!(matches!(
-            SprtParams::new(2.0, 0.0, 0.05, 0.05),
-            Err(StatsError::InvalidEloBounds { .. })
-        ));
+        assert!(matches!(SprtParams::new(2.0, 0.0, 0.05, 0.05), Err(StatsError::InvalidEloBounds { .. })));
         assert!(SprtParams::new(0.0, f64::NAN, 0.05, 0.05).is_err());
         assert!(SprtParams::new(0.0, f64::INFINITY, 0.05, 0.05).is_err());
-        assert!(matches!(
-            SprtParams::new(0.0, 2.0, 0.0, 0.05),
-            Err(StatsError::InvalidErrorRates { .. })
-        ));
+        assert!(matches!(SprtParams::new(0.0, 2.0, 0.0, 0.05), Err(StatsError::InvalidErrorRates { .. })));
         assert!(SprtParams::new(0.0, 2.0, 0.6, 0.5).is_err());
         assert!(SprtParams::new(0.0, 2.0, 0.05, f64::NAN).is_err());
     }
@@ -299,10 +265,7 @@ mod tests {
         let p = params();
         assert_eq!(p.llr_pentanomial(&Pentanomial::default()), 0.0);
         assert_eq!(p.llr_trinomial(&Wdl::default()), 0.0);
-        assert_eq!(
-            p.status_pentanomial(&Pentanomial::default()).result,
-            SprtResult::Continue
-        );
+        assert_eq!(p.status_pentanomial(&Pentanomial::default()).result, SprtResult::Continue);
         assert_eq!(p.decide(f64::NAN), SprtResult::Continue);
     }
 
@@ -348,26 +311,16 @@ mod tests {
         ];
         for (counts, elo0, elo1, expected) in cases {
             let llr = llr_logistic(elo0, elo1, counts);
-            assert!(
-                (llr - expected).abs() < 1e-4,
-                "{counts:?}: {llr} vs {expected}"
-            );
+            assert!((llr - expected).abs() < 1e-4, "{counts:?}: {llr} vs {expected}");
         }
     }
 
     #[test]
     fn normal_approximation_is_close_for_narrow_bounds() {
-        for counts in [
-            &[3000u64, 4100, 3100][..],
-            &[20, 300, 1000, 350, 30],
-            &[35, 320, 1000, 300, 25],
-        ] {
+        for counts in [&[3000u64, 4100, 3100][..], &[20, 300, 1000, 350, 30], &[35, 320, 1000, 300, 25]] {
             let exact = llr_logistic(0.0, 2.0, counts);
             let approx = llr_logistic_normal_approx(0.0, 2.0, counts);
-            assert!(
-                (exact - approx).abs() < 0.005 * exact.abs().max(1.0),
-                "{exact} vs {approx}"
-            );
+            assert!((exact - approx).abs() < 0.005 * exact.abs().max(1.0), "{exact} vs {approx}");
         }
     }
 

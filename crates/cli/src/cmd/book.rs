@@ -125,11 +125,19 @@ pub fn run(args: BookArgs) -> Result<()> {
             }
             let book = builder.build();
             book.save(&output)?;
-            let r = BuildReport { games: builder.games(), skipped, entries: book.len(), output: output.display().to_string() };
+            let r = BuildReport {
+                games: builder.games(),
+                skipped,
+                entries: book.len(),
+                output: output.display().to_string(),
+            };
             if json {
                 println!("{}", serde_json::to_string_pretty(&r)?);
             } else {
-                println!("{} games ({} without result skipped) -> {} entries in {}", r.games, r.skipped, r.entries, r.output);
+                println!(
+                    "{} games ({} without result skipped) -> {} entries in {}",
+                    r.games, r.skipped, r.entries, r.output
+                );
             }
         }
         BookCommand::Probe { book, fen, moves, json } => {
@@ -171,7 +179,8 @@ pub fn run(args: BookArgs) -> Result<()> {
         }
         BookCommand::Learn { pgn: games_path, book: book_path, engine_name, max_ply, json } => {
             let mut book = if book_path.exists() { PolyglotBook::open(&book_path)? } else { PolyglotBook::default() };
-            let f = std::fs::File::open(&games_path).with_context(|| format!("cannot read {}", games_path.display()))?;
+            let f =
+                std::fs::File::open(&games_path).with_context(|| format!("cannot read {}", games_path.display()))?;
             let games = pgn::read_games(std::io::BufReader::new(f))?;
             let params = LearnParams { max_ply, ..LearnParams::default() };
             let mut total = LearnReport::default();

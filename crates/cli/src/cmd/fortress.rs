@@ -8,7 +8,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
 use bastion_fortress::labels::{read_labelled, Label, LabelledPosition};
-use bastion_fortress::{analyse_with_progress, render_png, render_svg, render_time_svg, Analysis, Config, PlotKind, Stage, Thresholds, Verdict};
+use bastion_fortress::{
+    analyse_with_progress, render_png, render_svg, render_time_svg, Analysis, Config, PlotKind, Stage, Thresholds,
+    Verdict,
+};
 use bastion_uci::Engine;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -20,13 +23,13 @@ pub struct FortressArgs {
     /// Position to analyse (FEN). Not needed with --suite.
     fen: Option<String>,
     /// Deepest search depth D (plies).
-    #[arg(long, default_value_t = 16)]
+    #[arg(long, default_value_t = Config::default().max_depth)]
     max_depth: u32,
     /// First depth recorded.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = Config::default().min_depth)]
     min_depth: u32,
     /// K: number of best moves followed (MultiPV).
-    #[arg(long = "moves", default_value_t = 5)]
+    #[arg(long = "moves", default_value_t = Config::default().multipv)]
     moves: u32,
     /// UCI engine command line (default: this binary, which speaks UCI).
     #[arg(long)]
@@ -63,6 +66,12 @@ pub struct FortressArgs {
     /// `inf` gives the paper's pure shape criterion.
     #[arg(long, default_value_t = Thresholds::default().decisive)]
     decisive: f64,
+    /// A rise counts as progress only when it ends at least this far ahead (pawns).
+    #[arg(long, default_value_t = Thresholds::default().progress_level)]
+    progress_level: f64,
+    /// Deepest depths scoring exactly 0.00 that prove a fortress (0 disables).
+    #[arg(long, default_value_t = Thresholds::default().draw_depths)]
+    draw_depths: u32,
     /// Material edge (P=1 N=B=3 R=5 Q=9) that makes a side "ahead".
     #[arg(long, default_value_t = Thresholds::default().material_edge)]
     material_edge: i32,
@@ -100,7 +109,8 @@ pub fn run(args: FortressArgs) -> Result<()> {
     }
     let mut engine = start_engine(&args)?;
     let bar = spinner(args.json);
-    let analysis = analyse_with_progress(fen, &config, &mut engine, &mut |s| bar.set_message(stage_text(&s, config.max_depth)))?;
+    let analysis =
+        analyse_with_progress(fen, &config, &mut engine, &mut |s| bar.set_message(stage_text(&s, config.max_depth)))?;
     bar.finish_and_clear();
     if let Some(path) = &args.plot {
         write_plot(&analysis, PlotKind::Evaluations, path)?;
@@ -127,6 +137,8 @@ fn config_of(args: &FortressArgs) -> Config {
             spread: args.spread,
             rise: args.rise,
             decisive: args.decisive,
+            progress_level: args.progress_level,
+            draw_depths: args.draw_depths,
             material_edge: args.material_edge,
             eval_edge: args.eval_edge,
         },
@@ -143,13 +155,12 @@ fn start_engine(args: &FortressArgs) -> Result<Engine> {
         None => {
             // This very binary speaks UCI when run without arguments.
             let me = std::env::current_exe().context("locating the bastion binary")?;
-            Engine::spawn(&me.to_string_lossy(), &[]).context("starting bastion's own engine (use --engine to pick another)")?
+            Engine::spawn(&me.to_string_lossy(), &[])
+                .context("starting bastion's own engine (use --engine to pick another)")?
         }
     };
     for opt in &args.options {
-        let (name, value) = opt
-            .split_once('=')
-            .with_context(|| format!("--option wants NAME=VALUE, got {opt:?}"))?;
+        let (name, value) = opt.split_once('=').with_context(|| format!("--option wants NAME=VALUE, got {opt:?}"))?;
         engine.set_option(name.trim(), value.trim())?;
     }
     Ok(engine)
@@ -160,7 +171,9 @@ fn spinner(hidden: bool) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new_spinner();
-    bar.set_style(ProgressStyle::with_template("{spinner} {elapsed} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()));
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {elapsed} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
     bar.enable_steady_tick(std::time::Duration::from_millis(120));
     bar
 }
@@ -241,7 +254,10 @@ fn print_text(a: &Analysis) {
         for b in &a.breakthroughs {
             let last = b.curve.last().map_or("-".into(), |p| p.eval.display());
             let replies = match b.replies_rise {
-                Some(true) => format!("opponent's best replies ({}) keep rising too", b.replies.iter().map(|r| r.san.as_str()).collect::<Vec<_>>().join(", ")),
+                Some(true) => format!(
+                    "opponent's best replies ({}) keep rising too",
+                    b.replies.iter().map(|r| r.san.as_str()).collect::<Vec<_>>().join(", ")
+                ),
                 Some(false) => "but the opponent's best replies do not keep rising".into(),
                 None => "replies not checked".into(),
             };
@@ -258,8 +274,16 @@ fn print_text(a: &Analysis) {
         }
         if av.best_is_fortress {
             match &av.alternative {
-                Some(alt) => println!("avoid     the best move {} leads into a fortress; play {} ({}) to keep progress", av.judged[0].san, alt.san, alt.eval.display()),
-                None => println!("avoid     the best move {} leads into a fortress, and no top move keeps progress", av.judged[0].san),
+                Some(alt) => println!(
+                    "avoid     the best move {} leads into a fortress; play {} ({}) to keep progress",
+                    av.judged[0].san,
+                    alt.san,
+                    alt.eval.display()
+                ),
+                None => println!(
+                    "avoid     the best move {} leads into a fortress, and no top move keeps progress",
+                    av.judged[0].san
+                ),
             }
         } else {
             println!("avoid     the best move does not lead into a fortress");
@@ -322,7 +346,9 @@ fn run_suite(path: &Path, args: &FortressArgs, config: &Config) -> Result<()> {
     let mut engine = start_engine(args)?;
     let engine_name = engine.name().unwrap_or("unknown engine").to_owned();
     let bar = if args.json { ProgressBar::hidden() } else { ProgressBar::new(set.len() as u64) };
-    bar.set_style(ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
     bar.set_position(done.len() as u64);
     let mut sink = match &args.out {
         Some(out) => Some(
@@ -385,7 +411,8 @@ fn run_suite(path: &Path, args: &FortressArgs, config: &Config) -> Result<()> {
         fortresses: count(Label::Fortress, false),
         progress_called_progress: count(Label::Progress, true),
         progresses: count(Label::Progress, false),
-        median_verdict_depth: median(correct_rows.iter().filter_map(|r| r.verdict_depth.map(u64::from)).collect()).map(|d| d as u32),
+        median_verdict_depth: median(correct_rows.iter().filter_map(|r| r.verdict_depth.map(u64::from)).collect())
+            .map(|d| d as u32),
         median_verdict_ms: median(correct_rows.iter().filter_map(|r| r.verdict_ms).collect()),
         rows,
     };
@@ -393,7 +420,10 @@ fn run_suite(path: &Path, args: &FortressArgs, config: &Config) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(());
     }
-    println!("{:<22} {:<9} {:<9} {:>8} {:>6} {:>6} {:>6} {:>6} {:>8}", "id", "label", "verdict", "final", "range", "rise", "spread", "v.dep", "v.ms");
+    println!(
+        "{:<22} {:<9} {:<9} {:>8} {:>6} {:>6} {:>6} {:>6} {:>8}",
+        "id", "label", "verdict", "final", "range", "rise", "spread", "v.dep", "v.ms"
+    );
     for r in &report.rows {
         println!(
             "{:<22} {:<9} {:<9} {:>8} {:>6.2} {:>+6.2} {:>6.2} {:>6} {:>8} {}",

@@ -179,10 +179,11 @@ pub fn run(args: MatchArgs) -> Result<()> {
     };
     let adjudication = Adjudication {
         resign: args.resign_score.zip(args.resign_moves).map(|(score_cp, moves)| ResignRule { moves, score_cp }),
-        draw: args
-            .draw_score
-            .zip(args.draw_moves)
-            .map(|(score_cp, moves)| DrawRule { min_move: args.draw_after, moves, score_cp }),
+        draw: args.draw_score.zip(args.draw_moves).map(|(score_cp, moves)| DrawRule {
+            min_move: args.draw_after,
+            moves,
+            score_cp,
+        }),
         max_moves: args.max_moves,
         tablebase: None,
     };

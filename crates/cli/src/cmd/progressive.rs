@@ -154,7 +154,7 @@ fn run_mate(a: MateArgs) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&rep)?);
         return Ok(());
     }
-    println!("{}", pos.board());
+    println!("{pos}");
     println!("series {} ({} moves left), {}", rep.series, rep.moves_left, rep.method);
     match rep.outcome {
         MateOutcome::Found => println!("mate: {}", rep.mate.unwrap_or_default()),
@@ -311,7 +311,7 @@ fn run_play(a: PlayArgs) -> Result<()> {
     while game.result().is_none() {
         let pos = game.position().clone();
         if pos.played() == 0 {
-            println!("\n{}", pos.board());
+            println!("\n{pos}");
             println!(
                 "turn {}: {} plays {} move{}",
                 pos.turn(),
@@ -375,7 +375,7 @@ fn run_play(a: PlayArgs) -> Result<()> {
         }
     }
     save(&game)?;
-    println!("\n{}", game.position().board());
+    println!("\n{}", game.position());
     if let Some(r) = game.result() {
         println!("result {} ({:?})", r.text(), r.end);
     }
@@ -724,6 +724,7 @@ fn run_bench(a: BenchArgs) -> Result<()> {
         g_per_move: a.g,
     };
     let mut per: BTreeMap<u32, Vec<f64>> = BTreeMap::new();
+    let mut slowest: Vec<(f64, String)> = Vec::new();
     let mut found_per: BTreeMap<u32, usize> = BTreeMap::new();
     let t0 = Instant::now();
     for (i, c) in cases.iter().enumerate() {
@@ -742,11 +743,14 @@ fn run_bench(a: BenchArgs) -> Result<()> {
             // Not found: counted at the time limit, as the seed did.
             per.entry(len).or_default().push(f64::INFINITY.min(opts.time_limit.as_secs_f64() * 1000.0) + 0.001);
         }
+        slowest.push((ms, c.position.fen()));
         if (i + 1) % 50 == 0 {
             eprintln!("{}/{} [{:.0}s]", i + 1, cases.len(), t0.elapsed().as_secs_f64());
         }
     }
     let limit_ms = opts.time_limit.as_secs_f64() * 1000.0;
+    slowest.sort_by(|a, b| b.0.total_cmp(&a.0));
+    slowest.truncate(10);
     let mut table: BTreeMap<u32, LenStats> = BTreeMap::new();
     let mut all = LenStats::default();
     let mut all_times = Vec::new();
@@ -771,6 +775,12 @@ fn run_bench(a: BenchArgs) -> Result<()> {
         table.insert(*len, s);
     }
     all_times.sort_by(f64::total_cmp);
+    // Mates found within each time (the seed's Fig. 4.8).
+    let thresholds = [10.0, 50.0, 100.0, 250.0, 500.0, 1000.0, 2000.0, 5000.0, 10_000.0];
+    let cumulative: Vec<(f64, usize)> = thresholds
+        .iter()
+        .map(|&t| (t / 1000.0, all_times.iter().filter(|&&x| x <= t && x <= limit_ms).count()))
+        .collect();
     if !all_times.is_empty() {
         all.mean_ms = all_times.iter().sum::<f64>() / all_times.len() as f64;
         all.median_ms = all_times[all_times.len() / 2];
@@ -787,6 +797,8 @@ fn run_bench(a: BenchArgs) -> Result<()> {
             time_limit_s: f64,
             by_series_length: &'a BTreeMap<u32, LenStats>,
             total: &'a LenStats,
+            found_within_seconds: &'a [(f64, usize)],
+            slowest_ms: &'a [(f64, String)],
         }
         println!(
             "{}",
@@ -799,6 +811,8 @@ fn run_bench(a: BenchArgs) -> Result<()> {
                 time_limit_s: opts.time_limit.as_secs_f64(),
                 by_series_length: &table,
                 total: &all,
+                found_within_seconds: &cumulative,
+                slowest_ms: &slowest,
             })?
         );
     } else {
@@ -817,6 +831,11 @@ fn run_bench(a: BenchArgs) -> Result<()> {
             "all  {:<4} {:<6} {:<5} {:<5} {:<8.1} {:<10.1} {:.1}",
             all.positions, all.found, all.under_1s, all.under_10s, all.mean_ms, all.median_ms, all.max_ms
         );
+        let cum: Vec<String> = cumulative.iter().map(|(t, n)| format!("{t}s:{n}")).collect();
+        println!("found within: {}", cum.join(" "));
+        for (ms, fen) in slowest.iter().take(5) {
+            println!("slow: {ms:.0} ms  {fen}");
+        }
         println!(
             "found under 1 s: {:.2}%, under 10 s: {:.2}%",
             100.0 * all.under_1s as f64 / all.positions.max(1) as f64,
@@ -854,7 +873,7 @@ fn run_replay(a: ReplayArgs) -> Result<()> {
             })?
         );
     } else {
-        println!("{}", game.position().board());
+        println!("{}", game.position());
         println!("{}", game.notation());
         if let Some(r) = game.result() {
             println!("result {} ({:?})", r.text(), r.end);

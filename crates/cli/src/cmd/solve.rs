@@ -5,7 +5,7 @@ use anyhow::{bail, Context, Result};
 use bastion_core::Position;
 use bastion_solver::epd::{parse_suite, MateEntry};
 use bastion_solver::notation::san_line;
-use bastion_solver::suite::{group, run_entry, Row};
+use bastion_solver::suite::{group, run_entry_with, Row};
 use bastion_solver::{Report, SolveOptions, Solver, Stipulation};
 use clap::Args;
 use serde::Serialize;
@@ -46,6 +46,10 @@ pub struct SolveArgs {
     /// With --epd: at most this many entries per mate length.
     #[arg(long)]
     per_length: Option<usize>,
+    /// With --epd: only prove a mate within N (no iterative deepening, so no
+    /// proof that nothing shorter exists), as a UCI engine's `go mate N` does.
+    #[arg(long)]
+    within: bool,
     /// With --epd: skip the first K selected entries (to resume an interrupted run).
     #[arg(long, default_value_t = 0)]
     skip: usize,
@@ -84,7 +88,8 @@ pub fn run(args: SolveArgs) -> Result<()> {
     }
     let opts = SolveOptions { all_defences: args.all_defences, threats: !args.no_threats };
     let start = Instant::now();
-    let report = solver.solve(&pos, stip, &opts).map_err(|e| anyhow::anyhow!("{e} before the solution was complete"))?;
+    let report =
+        solver.solve(&pos, stip, &opts).map_err(|e| anyhow::anyhow!("{e} before the solution was complete"))?;
     let seconds = start.elapsed().as_secs_f64();
     if args.json {
         #[derive(Serialize)]
@@ -112,15 +117,22 @@ fn secs(t: f64) -> Result<Duration> {
 fn print_report(pos: &Position, r: &Report, args: &SolveArgs, seconds: f64) {
     println!("{}  {}", r.fen, r.stipulation);
     match r.status {
-        bastion_solver::Status::NoSolution => println!("no solution: proved that {} cannot be fulfilled", r.stipulation),
+        bastion_solver::Status::NoSolution => {
+            println!("no solution: proved that {} cannot be fulfilled", r.stipulation)
+        }
         bastion_solver::Status::Solved => {
             if !r.keys.is_empty() {
-                let cooks = if r.keys.len() > 1 { format!(" ({} keys: cooked)", r.keys.len()) } else { String::new() };
+                let cooks = if r.keys.len() > 1 { " (cooked: every key is listed)" } else { "" };
                 println!("{} key{}{}", r.keys.len(), if r.keys.len() == 1 { "" } else { "s" }, cooks);
             }
             for k in &r.keys {
                 println!();
-                println!("key {}  ({} in {})", k.san, if r.stipulation.starts_with('s') { "selfmate" } else { "mate" }, k.moves);
+                println!(
+                    "key {}  ({} in {})",
+                    k.san,
+                    if r.stipulation.starts_with('s') { "selfmate" } else { "mate" },
+                    k.moves
+                );
                 println!("  main line: {}", k.main_line_text);
                 if let Some(t) = &k.threat {
                     println!("  threat:    {t}");
@@ -181,7 +193,7 @@ fn run_suite(path: &str, args: &SolveArgs) -> Result<()> {
         println!("line,id,expected,found,solved,seconds,nodes,nps,pv");
     }
     for (i, e) in selected.iter().enumerate() {
-        let row = run_entry(&mut solver, e, limit);
+        let row = run_entry_with(&mut solver, e, limit, !args.within);
         let solved = row.solved;
         if args.csv {
             println!(
@@ -210,7 +222,12 @@ fn run_suite(path: &str, args: &SolveArgs) -> Result<()> {
                 if row.note.is_empty() { row.pv.clone() } else { row.note.clone() }
             );
         } else {
-            eprint!("\r[{}/{}] {} solved", i + 1, total, rows.iter().filter(|r: &&Row| r.solved).count() + solved as usize);
+            eprint!(
+                "\r[{}/{}] {} solved",
+                i + 1,
+                total,
+                rows.iter().filter(|r: &&Row| r.solved).count() + solved as usize
+            );
         }
         rows.push(row);
     }
@@ -241,7 +258,10 @@ fn run_suite(path: &str, args: &SolveArgs) -> Result<()> {
         println!();
         println!("{:>5} {:>6} {:>7} {:>9} {:>9} {:>12}", "mate", "count", "solved", "median s", "max s", "nodes/s");
         for g in &groups {
-            println!("{:>5} {:>6} {:>7} {:>9.3} {:>9.3} {:>12.0}", g.mate, g.positions, g.solved, g.median_s, g.max_s, g.nps);
+            println!(
+                "{:>5} {:>6} {:>7} {:>9.3} {:>9.3} {:>12.0}",
+                g.mate, g.positions, g.solved, g.median_s, g.max_s, g.nps
+            );
         }
         let solved = rows.iter().filter(|r| r.solved).count();
         println!("total: {solved}/{} solved within {:.1} s each", rows.len(), limit.as_secs_f64());

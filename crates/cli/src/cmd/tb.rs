@@ -163,7 +163,12 @@ fn gen(a: GenArgs) -> Result<()> {
         }
         println!(
             "{}",
-            serde_json::to_string_pretty(&Out { threads, seconds: total, peak_rss_bytes: peak_rss_bytes(), endings: &records })?
+            serde_json::to_string_pretty(&Out {
+                threads,
+                seconds: total,
+                peak_rss_bytes: peak_rss_bytes(),
+                endings: &records
+            })?
         );
     } else {
         let bytes: u64 = records.iter().map(|r| r.file_bytes).sum();
@@ -221,10 +226,7 @@ fn probe(a: ProbeArgs) -> Result<()> {
         value,
         wdl: value.wdl(),
         mate_in_moves: value.moves(),
-        moves: mvs
-            .iter()
-            .map(|m| MoveOut { uci: pos.to_uci(m.mv), san: pos.san(m.mv), value: m.value })
-            .collect(),
+        moves: mvs.iter().map(|m| MoveOut { uci: pos.to_uci(m.mv), san: pos.san(m.mv), value: m.value }).collect(),
         line: line_san,
     };
     if a.json {

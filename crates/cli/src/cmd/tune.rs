@@ -92,22 +92,37 @@ fn generate(n: u64, args: &TuneArgs) -> Result<()> {
     file.seek(SeekFrom::End(0))?;
     let todo = (0..n).filter(|g| !done.contains(g)).count() as u64;
     let bar = if args.json { ProgressBar::hidden() } else { ProgressBar::new(todo) };
-    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} games {msg} eta {eta}").unwrap_or(ProgressStyle::default_bar()));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games {msg} eta {eta}")
+            .unwrap_or(ProgressStyle::default_bar()),
+    );
     let cfg = GenConfig { nodes: args.nodes, random_plies: args.random_plies, seed: args.seed };
     let positions = std::sync::atomic::AtomicU64::new(0);
     let stop = std::sync::atomic::AtomicBool::new(false);
     let mut out: Box<dyn Write + Send> = Box::new(std::io::BufWriter::new(file));
-    tune::generate(n, args.threads, &cfg, &done, &mut out, &|rec| {
-        let p = positions.fetch_add(rec.fens.len() as u64, std::sync::atomic::Ordering::Relaxed) + rec.fens.len() as u64;
-        bar.set_message(format!("{p} positions"));
-        bar.inc(1);
-    }, &stop)
+    tune::generate(
+        n,
+        args.threads,
+        &cfg,
+        &done,
+        &mut out,
+        &|rec| {
+            let p = positions.fetch_add(rec.fens.len() as u64, std::sync::atomic::Ordering::Relaxed)
+                + rec.fens.len() as u64;
+            bar.set_message(format!("{p} positions"));
+            bar.inc(1);
+        },
+        &stop,
+    )
     .context("writing data")?;
     out.flush()?;
     bar.finish();
     let total = positions.load(std::sync::atomic::Ordering::Relaxed);
     if args.json {
-        println!("{}", serde_json::json!({"games": n, "new_games": todo, "new_positions": total, "data": args.data.display().to_string()}));
+        println!(
+            "{}",
+            serde_json::json!({"games": n, "new_games": todo, "new_positions": total, "data": args.data.display().to_string()})
+        );
     } else {
         println!("{todo} new games ({} already present), {total} new positions in {}", done.len(), args.data.display());
     }
@@ -126,7 +141,9 @@ fn fit(args: &TuneArgs) -> Result<()> {
         println!("{} positions ({} bad lines skipped), K = {k:.4}, error {before:.6}", t.len(), bad);
     }
     let bar = if args.json { ProgressBar::hidden() } else { ProgressBar::new(args.epochs as u64) };
-    bar.set_style(ProgressStyle::with_template("{bar:40} {pos}/{len} epochs {msg}").unwrap_or(ProgressStyle::default_bar()));
+    bar.set_style(
+        ProgressStyle::with_template("{bar:40} {pos}/{len} epochs {msg}").unwrap_or(ProgressStyle::default_bar()),
+    );
     t.train(args.epochs, args.lr, &mut |e, err| {
         bar.set_position(e as u64);
         bar.set_message(format!("error {err:.6}"));

@@ -57,13 +57,8 @@ impl Trace for Coefficients {
 
 impl Coefficients {
     fn finish(&mut self) {
-        self.terms = self
-            .dense
-            .iter()
-            .enumerate()
-            .filter(|(_, &v)| v != 0)
-            .map(|(i, &v)| (i as u16, v as i16))
-            .collect();
+        self.terms =
+            self.dense.iter().enumerate().filter(|(_, &v)| v != 0).map(|(i, &v)| (i as u16, v as i16)).collect();
         self.dense = Vec::new();
     }
 }
@@ -130,7 +125,11 @@ pub fn scale_factor(pos: &Position, eg: i32) -> i32 {
     // Opposite-coloured bishops with nothing else but pawns.
     let wb = pos.pieces(Color::White, Role::Bishop);
     let bb = pos.pieces(Color::Black, Role::Bishop);
-    if wb.count() == 1 && bb.count() == 1 && non_pawn_units(pos, Color::White) == 3 && non_pawn_units(pos, Color::Black) == 3 {
+    if wb.count() == 1
+        && bb.count() == 1
+        && non_pawn_units(pos, Color::White) == 3
+        && non_pawn_units(pos, Color::Black) == 3
+    {
         let w_light = (wb & Bitboard::LIGHT).nonempty();
         let b_light = (bb & Bitboard::LIGHT).nonempty();
         if w_light != b_light {
@@ -217,17 +216,16 @@ pub fn evaluate_with<T: Trace>(
             acc[ci] += w[idx] * n;
             t.add(idx, c, n);
         };
-        for (role, mob_base, katt) in [
-            (Role::Knight, MOB_N, 0),
-            (Role::Bishop, MOB_B, 1),
-            (Role::Rook, MOB_R, 2),
-            (Role::Queen, MOB_Q, 3),
-        ] {
+        for (role, mob_base, katt) in
+            [(Role::Knight, MOB_N, 0), (Role::Bishop, MOB_B, 1), (Role::Rook, MOB_R, 2), (Role::Queen, MOB_Q, 3)]
+        {
             for sq in pos.pieces(c, role) {
                 let att = match role {
                     Role::Knight => attacks::knight_attacks(sq).0,
                     Role::Bishop => attacks::bishop_attacks(sq, occ ^ pos.pieces(c, Role::Queen)).0,
-                    Role::Rook => attacks::rook_attacks(sq, occ ^ pos.pieces(c, Role::Queen) ^ pos.pieces(c, Role::Rook)).0,
+                    Role::Rook => {
+                        attacks::rook_attacks(sq, occ ^ pos.pieces(c, Role::Queen) ^ pos.pieces(c, Role::Rook)).0
+                    }
                     _ => attacks::queen_attacks(sq, occ).0,
                 };
                 attacked[ci] |= att;
@@ -341,13 +339,16 @@ mod tests {
         // Rebuild the FEN with each rank reversed (castling rights dropped).
         let fen = pos.fen();
         let parts: Vec<&str> = fen.split(' ').collect();
-        let board: Vec<String> = parts[0].split('/').map(|r| {
-            let mut out = String::new();
-            for ch in r.chars().rev() {
-                out.push(ch);
-            }
-            out
-        }).collect();
+        let board: Vec<String> = parts[0]
+            .split('/')
+            .map(|r| {
+                let mut out = String::new();
+                for ch in r.chars().rev() {
+                    out.push(ch);
+                }
+                out
+            })
+            .collect();
         let ep = if parts[3] == "-" {
             "-".to_string()
         } else {
@@ -399,7 +400,12 @@ mod tests {
     #[test]
     fn known_draws_scale_to_zero_and_material_counts() {
         let mut cache = PawnCache::new();
-        for f in ["8/8/4k3/8/8/8/8/4K3 w - - 0 1", "8/8/4k3/8/2N5/8/8/4K3 w - - 0 1", "8/8/4k3/8/1B6/8/8/4K3 b - - 0 1", "8/8/4k3/8/NN6/8/8/4K3 w - - 0 1"] {
+        for f in [
+            "8/8/4k3/8/8/8/8/4K3 w - - 0 1",
+            "8/8/4k3/8/2N5/8/8/4K3 w - - 0 1",
+            "8/8/4k3/8/1B6/8/8/4K3 b - - 0 1",
+            "8/8/4k3/8/NN6/8/8/4K3 w - - 0 1",
+        ] {
             let p = Position::from_fen(f).unwrap();
             assert_eq!(evaluate(&p, &mut cache), 0, "{f}");
         }

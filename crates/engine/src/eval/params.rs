@@ -1,90 +1,357 @@
-//! The evaluation weights. Initial hand-set values, replaced by `bastion tune` output.
+//! The evaluation weights, fitted by `bastion tune` (Texel tuning); see notes/engine.md.
+//! Data: selfplay.csv (243828 positions), K = 2.6313, MSE 0.109645 -> 0.102886, 1000 epochs, lr 1.
 
 use super::layout::*;
 
 /// The weights the engine plays with (see [`super::layout`] for the index map).
-pub static WEIGHTS: [S; NUM_PARAMS] = initial();
-
-const fn initial() -> [S; NUM_PARAMS] {
-    let mut w = [S(0, 0); NUM_PARAMS];
-    w[MATERIAL] = S(82, 100);
-    w[MATERIAL + 1] = S(337, 290);
-    w[MATERIAL + 2] = S(365, 305);
-    w[MATERIAL + 3] = S(477, 520);
-    w[MATERIAL + 4] = S(1025, 950);
-    let mut sq = 0;
-    while sq < 32 {
-        let rank = (sq / 4) as i32;
-        let file = (sq % 4) as i32; // 0 = edge, 3 = centre
-        let centre = file + if rank >= 3 && rank <= 4 { 3 } else if rank >= 2 && rank <= 5 { 2 } else { 0 };
-        // pawns: advance, centre files in the middlegame
-        w[PST + sq] = if rank == 0 || rank == 7 { S(0, 0) } else { S((rank - 1) * 3 + file * 3 * (rank >= 2 && rank <= 4) as i32, (rank - 1) * 8) };
-        w[PST + 32 + sq] = S(centre * 8 - 20, centre * 6 - 15);
-        w[PST + 64 + sq] = S(centre * 4 - 10, centre * 4 - 10);
-        w[PST + 96 + sq] = S(if rank == 6 { 15 } else { file * 2 }, 0);
-        w[PST + 128 + sq] = S(centre * 2 - 5, centre * 6 - 15);
-        w[PST + 160 + sq] = S(if rank == 0 { [20, 30, 10, 0][file as usize] } else { -15 * rank }, centre * 8 - 25);
-        sq += 1;
-    }
-    let mut i = 0;
-    while i < 9 {
-        w[MOB_N + i] = S((i as i32 - 4) * 6, (i as i32 - 4) * 6);
-        i += 1;
-    }
-    i = 0;
-    while i < 14 {
-        w[MOB_B + i] = S((i as i32 - 6) * 5, (i as i32 - 6) * 5);
-        i += 1;
-    }
-    i = 0;
-    while i < 15 {
-        w[MOB_R + i] = S((i as i32 - 7) * 3, (i as i32 - 7) * 6);
-        i += 1;
-    }
-    i = 0;
-    while i < 28 {
-        w[MOB_Q + i] = S((i as i32 - 13) * 2, (i as i32 - 13) * 4);
-        i += 1;
-    }
-    let passed = [0, 5, 10, 20, 35, 60, 100, 0];
-    i = 0;
-    while i < 8 {
-        w[PASSED + i] = S(passed[i] / 2, passed[i]);
-        w[PASSED_FREE + i] = S(0, passed[i] / 3);
-        w[PASSED_OWN_KING + i] = S(0, -(i as i32) * 4);
-        w[PASSED_ENEMY_KING + i] = S(0, i as i32 * 8);
-        w[CONNECTED + i] = S(passed[i] / 4 + 3, passed[i] / 5 + 2);
-        i += 1;
-    }
-    w[ISOLATED] = S(-8, -12);
-    w[DOUBLED] = S(-10, -20);
-    w[BACKWARD] = S(-6, -6);
-    w[ISLAND] = S(-4, -6);
-    let shelter = [-20, 0, 20, 12, 4, 0, 0, 0];
-    let storm = [0, 0, 0, -20, -10, -5, 0, 0];
-    i = 0;
-    while i < 8 {
-        w[SHELTER + i] = S(shelter[i], 0);
-        w[STORM + i] = S(storm[i], 0);
-        w[KING_ATTACKERS + i] = S(-(i as i32 * i as i32) * 8, 0);
-        i += 1;
-    }
-    w[KING_ATTACK] = S(-6, 0);
-    w[KING_ATTACK + 1] = S(-6, 0);
-    w[KING_ATTACK + 2] = S(-8, 0);
-    w[KING_ATTACK + 3] = S(-10, 0);
-    w[SAFE_CHECK] = S(-30, -5);
-    w[SAFE_CHECK + 1] = S(-20, -5);
-    w[SAFE_CHECK + 2] = S(-30, -5);
-    w[SAFE_CHECK + 3] = S(-25, -5);
-    w[KING_OPEN_FILE] = S(-20, 0);
-    w[BISHOP_PAIR] = S(30, 50);
-    w[ROOK_OPEN] = S(30, 10);
-    w[ROOK_SEMI_OPEN] = S(15, 5);
-    w[HANGING] = S(-30, -20);
-    w[THREAT_BY_PAWN] = S(-50, -40);
-    w[THREAT_BY_MINOR] = S(-30, -20);
-    w[OUTPOST] = S(20, 10);
-    w[TEMPO] = S(15, 5);
-    w
-}
+#[rustfmt::skip]
+pub static WEIGHTS: [S; NUM_PARAMS] = [
+    S(82, 100), // material[0]
+    S(324, 333), // material[1]
+    S(362, 362), // material[2]
+    S(413, 649), // material[3]
+    S(1026, 1097), // material[4]
+    S(0, 0), // pst[0]
+    S(0, 0), // pst[1]
+    S(0, 0), // pst[2]
+    S(0, 0), // pst[3]
+    S(-15, 1), // pst[4]
+    S(-4, 12), // pst[5]
+    S(-11, 18), // pst[6]
+    S(8, 10), // pst[7]
+    S(-10, 31), // pst[8]
+    S(-26, 40), // pst[9]
+    S(-26, 42), // pst[10]
+    S(-26, 58), // pst[11]
+    S(-4, 24), // pst[12]
+    S(-12, 26), // pst[13]
+    S(13, 18), // pst[14]
+    S(9, 18), // pst[15]
+    S(-19, 27), // pst[16]
+    S(-4, 6), // pst[17]
+    S(-4, -2), // pst[18]
+    S(5, 6), // pst[19]
+    S(14, -1), // pst[20]
+    S(-32, -20), // pst[21]
+    S(-44, -22), // pst[22]
+    S(13, -44), // pst[23]
+    S(104, 30), // pst[24]
+    S(49, 50), // pst[25]
+    S(-118, 117), // pst[26]
+    S(178, -5), // pst[27]
+    S(0, 0), // pst[28]
+    S(0, 0), // pst[29]
+    S(0, 0), // pst[30]
+    S(0, 0), // pst[31]
+    S(-141, -143), // pst[32]
+    S(-7, -20), // pst[33]
+    S(-20, 23), // pst[34]
+    S(-32, -13), // pst[35]
+    S(-51, -20), // pst[36]
+    S(4, 32), // pst[37]
+    S(12, -23), // pst[38]
+    S(19, 20), // pst[39]
+    S(-2, -57), // pst[40]
+    S(19, -18), // pst[41]
+    S(3, 54), // pst[42]
+    S(9, 73), // pst[43]
+    S(24, 24), // pst[44]
+    S(-50, 79), // pst[45]
+    S(45, 63), // pst[46]
+    S(49, 31), // pst[47]
+    S(59, -41), // pst[48]
+    S(33, -29), // pst[49]
+    S(32, 49), // pst[50]
+    S(25, 51), // pst[51]
+    S(31, -50), // pst[52]
+    S(45, 28), // pst[53]
+    S(-58, 100), // pst[54]
+    S(52, 19), // pst[55]
+    S(-35, -32), // pst[56]
+    S(1, -88), // pst[57]
+    S(-35, 17), // pst[58]
+    S(-37, -8), // pst[59]
+    S(-132, 27), // pst[60]
+    S(114, -76), // pst[61]
+    S(-135, -60), // pst[62]
+    S(-101, -43), // pst[63]
+    S(-42, 47), // pst[64]
+    S(76, -12), // pst[65]
+    S(-9, 36), // pst[66]
+    S(-6, 21), // pst[67]
+    S(36, 1), // pst[68]
+    S(-6, 24), // pst[69]
+    S(-12, 15), // pst[70]
+    S(-1, 28), // pst[71]
+    S(-17, 39), // pst[72]
+    S(12, 9), // pst[73]
+    S(-19, 48), // pst[74]
+    S(-7, 47), // pst[75]
+    S(22, -50), // pst[76]
+    S(36, -15), // pst[77]
+    S(18, 39), // pst[78]
+    S(37, 17), // pst[79]
+    S(14, 5), // pst[80]
+    S(17, -7), // pst[81]
+    S(12, 38), // pst[82]
+    S(7, 27), // pst[83]
+    S(-38, 66), // pst[84]
+    S(4, 34), // pst[85]
+    S(-35, 68), // pst[86]
+    S(18, 20), // pst[87]
+    S(-71, 39), // pst[88]
+    S(24, 16), // pst[89]
+    S(-2, 11), // pst[90]
+    S(101, 22), // pst[91]
+    S(49, -97), // pst[92]
+    S(-54, -2), // pst[93]
+    S(-175, 42), // pst[94]
+    S(32, 2), // pst[95]
+    S(-12, 31), // pst[96]
+    S(-13, 41), // pst[97]
+    S(1, 23), // pst[98]
+    S(8, 31), // pst[99]
+    S(-4, 25), // pst[100]
+    S(16, 14), // pst[101]
+    S(21, 7), // pst[102]
+    S(17, 1), // pst[103]
+    S(-17, 23), // pst[104]
+    S(-37, 66), // pst[105]
+    S(-6, 44), // pst[106]
+    S(-45, 34), // pst[107]
+    S(6, 28), // pst[108]
+    S(-77, 79), // pst[109]
+    S(-3, 21), // pst[110]
+    S(80, 2), // pst[111]
+    S(-1, 56), // pst[112]
+    S(-69, 104), // pst[113]
+    S(105, 25), // pst[114]
+    S(58, -11), // pst[115]
+    S(63, 24), // pst[116]
+    S(21, 63), // pst[117]
+    S(49, 13), // pst[118]
+    S(70, 20), // pst[119]
+    S(25, 45), // pst[120]
+    S(8, 70), // pst[121]
+    S(61, 56), // pst[122]
+    S(99, 30), // pst[123]
+    S(-33, 53), // pst[124]
+    S(-143, 88), // pst[125]
+    S(52, 43), // pst[126]
+    S(7, 33), // pst[127]
+    S(-10, 2), // pst[128]
+    S(2, -40), // pst[129]
+    S(-26, 62), // pst[130]
+    S(3, -104), // pst[131]
+    S(2, 78), // pst[132]
+    S(-66, 156), // pst[133]
+    S(-15, 13), // pst[134]
+    S(7, -21), // pst[135]
+    S(-14, 16), // pst[136]
+    S(19, -104), // pst[137]
+    S(-24, 2), // pst[138]
+    S(-9, -34), // pst[139]
+    S(-11, 13), // pst[140]
+    S(2, 120), // pst[141]
+    S(-5, 65), // pst[142]
+    S(13, 75), // pst[143]
+    S(38, -23), // pst[144]
+    S(-2, 113), // pst[145]
+    S(26, 40), // pst[146]
+    S(-12, 64), // pst[147]
+    S(-31, 111), // pst[148]
+    S(50, 24), // pst[149]
+    S(-61, 205), // pst[150]
+    S(-6, 48), // pst[151]
+    S(-58, 71), // pst[152]
+    S(-16, 46), // pst[153]
+    S(94, 21), // pst[154]
+    S(98, -145), // pst[155]
+    S(76, 23), // pst[156]
+    S(30, 87), // pst[157]
+    S(-71, 80), // pst[158]
+    S(84, 113), // pst[159]
+    S(-37, -83), // pst[160]
+    S(-39, -36), // pst[161]
+    S(-46, -18), // pst[162]
+    S(-55, -19), // pst[163]
+    S(-77, -40), // pst[164]
+    S(-23, -52), // pst[165]
+    S(-55, -5), // pst[166]
+    S(-64, -16), // pst[167]
+    S(-98, -16), // pst[168]
+    S(-95, -18), // pst[169]
+    S(-78, 17), // pst[170]
+    S(-158, 35), // pst[171]
+    S(-128, -21), // pst[172]
+    S(37, -27), // pst[173]
+    S(-25, 12), // pst[174]
+    S(50, 6), // pst[175]
+    S(86, 16), // pst[176]
+    S(26, 30), // pst[177]
+    S(-17, 56), // pst[178]
+    S(153, 17), // pst[179]
+    S(-72, 56), // pst[180]
+    S(85, 74), // pst[181]
+    S(105, 70), // pst[182]
+    S(240, 14), // pst[183]
+    S(139, -152), // pst[184]
+    S(137, 95), // pst[185]
+    S(-59, -36), // pst[186]
+    S(233, -18), // pst[187]
+    S(410, -178), // pst[188]
+    S(199, -203), // pst[189]
+    S(-26, 74), // pst[190]
+    S(77, -3), // pst[191]
+    S(-21, -74), // mob_n[0]
+    S(-31, 83), // mob_n[1]
+    S(-18, 47), // mob_n[2]
+    S(-5, 48), // mob_n[3]
+    S(-3, 47), // mob_n[4]
+    S(4, 44), // mob_n[5]
+    S(11, 34), // mob_n[6]
+    S(28, 8), // mob_n[7]
+    S(67, -53), // mob_n[8]
+    S(-43, -72), // mob_b[0]
+    S(-37, -14), // mob_b[1]
+    S(-22, -25), // mob_b[2]
+    S(-9, -15), // mob_b[3]
+    S(-6, 15), // mob_b[4]
+    S(7, 31), // mob_b[5]
+    S(6, 19), // mob_b[6]
+    S(8, 38), // mob_b[7]
+    S(23, 45), // mob_b[8]
+    S(9, 65), // mob_b[9]
+    S(-17, 47), // mob_b[10]
+    S(-5, 43), // mob_b[11]
+    S(189, -77), // mob_b[12]
+    S(33, 11), // mob_b[13]
+    S(-41, 39), // mob_r[0]
+    S(-20, -23), // mob_r[1]
+    S(-8, 20), // mob_r[2]
+    S(-16, 19), // mob_r[3]
+    S(-6, 30), // mob_r[4]
+    S(-1, 53), // mob_r[5]
+    S(-2, 34), // mob_r[6]
+    S(-17, 56), // mob_r[7]
+    S(-5, 45), // mob_r[8]
+    S(-1, 70), // mob_r[9]
+    S(17, 53), // mob_r[10]
+    S(12, 74), // mob_r[11]
+    S(-2, 68), // mob_r[12]
+    S(23, 71), // mob_r[13]
+    S(74, 44), // mob_r[14]
+    S(-26, -52), // mob_q[0]
+    S(-40, 292), // mob_q[1]
+    S(-35, 96), // mob_q[2]
+    S(-30, -127), // mob_q[3]
+    S(-31, 31), // mob_q[4]
+    S(-34, 89), // mob_q[5]
+    S(-21, 97), // mob_q[6]
+    S(-20, 147), // mob_q[7]
+    S(-17, 144), // mob_q[8]
+    S(-14, 156), // mob_q[9]
+    S(-16, 169), // mob_q[10]
+    S(-10, 196), // mob_q[11]
+    S(8, 146), // mob_q[12]
+    S(-8, 176), // mob_q[13]
+    S(-1, 157), // mob_q[14]
+    S(1, 192), // mob_q[15]
+    S(-14, 201), // mob_q[16]
+    S(-13, 165), // mob_q[17]
+    S(29, 201), // mob_q[18]
+    S(-62, 204), // mob_q[19]
+    S(-22, 171), // mob_q[20]
+    S(11, -3), // mob_q[21]
+    S(96, -101), // mob_q[22]
+    S(154, -95), // mob_q[23]
+    S(-4, 225), // mob_q[24]
+    S(353, -781), // mob_q[25]
+    S(242, -436), // mob_q[26]
+    S(-160, -674), // mob_q[27]
+    S(0, 0), // passed[0]
+    S(6, -50), // passed[1]
+    S(18, -77), // passed[2]
+    S(-30, 38), // passed[3]
+    S(-23, 55), // passed[4]
+    S(38, 135), // passed[5]
+    S(60, 97), // passed[6]
+    S(0, 0), // passed[7]
+    S(0, 0), // passed_free[0]
+    S(-29, 57), // passed_free[1]
+    S(-24, 49), // passed_free[2]
+    S(38, 7), // passed_free[3]
+    S(63, 17), // passed_free[4]
+    S(26, 55), // passed_free[5]
+    S(173, 82), // passed_free[6]
+    S(0, 0), // passed_free[7]
+    S(229, -30), // passed_own_king[0]
+    S(50, -5), // passed_own_king[1]
+    S(1, -10), // passed_own_king[2]
+    S(-12, -27), // passed_own_king[3]
+    S(-15, -33), // passed_own_king[4]
+    S(-4, -51), // passed_own_king[5]
+    S(-44, -37), // passed_own_king[6]
+    S(-131, 26), // passed_own_king[7]
+    S(-49, -14), // passed_enemy_king[0]
+    S(26, -33), // passed_enemy_king[1]
+    S(10, -8), // passed_enemy_king[2]
+    S(-28, 29), // passed_enemy_king[3]
+    S(-17, 59), // passed_enemy_king[4]
+    S(12, 47), // passed_enemy_king[5]
+    S(-15, 36), // passed_enemy_king[6]
+    S(-59, 22), // passed_enemy_king[7]
+    S(-21, -9), // isolated[0]
+    S(-7, -26), // doubled[0]
+    S(-12, -18), // backward[0]
+    S(3, 2), // connected[0]
+    S(1, 19), // connected[1]
+    S(4, -7), // connected[2]
+    S(7, -8), // connected[3]
+    S(4, 24), // connected[4]
+    S(74, 92), // connected[5]
+    S(572, 7), // connected[6]
+    S(3, 2), // connected[7]
+    S(0, 17), // island[0]
+    S(-11, -5), // shelter[0]
+    S(4, -1), // shelter[1]
+    S(22, -17), // shelter[2]
+    S(2, 5), // shelter[3]
+    S(-9, 18), // shelter[4]
+    S(3, 17), // shelter[5]
+    S(-157, 56), // shelter[6]
+    S(0, 0), // shelter[7]
+    S(1, -13), // storm[0]
+    S(86, 106), // storm[1]
+    S(-104, 73), // storm[2]
+    S(-9, -8), // storm[3]
+    S(8, -3), // storm[4]
+    S(-6, -6), // storm[5]
+    S(3, -13), // storm[6]
+    S(0, 0), // storm[7]
+    S(11, -4), // king_attack[0]
+    S(3, 1), // king_attack[1]
+    S(11, -8), // king_attack[2]
+    S(-1, 21), // king_attack[3]
+    S(-6, 9), // king_attackers[0]
+    S(1, -5), // king_attackers[1]
+    S(-22, 1), // king_attackers[2]
+    S(-40, -20), // king_attackers[3]
+    S(-54, -176), // king_attackers[4]
+    S(-558, 76), // king_attackers[5]
+    S(-288, 0), // king_attackers[6]
+    S(-392, 0), // king_attackers[7]
+    S(-46, -1), // safe_check[0]
+    S(-23, -16), // safe_check[1]
+    S(-112, 22), // safe_check[2]
+    S(-21, -29), // safe_check[3]
+    S(5, -5), // king_open_file[0]
+    S(21, 40), // bishop_pair[0]
+    S(48, -23), // rook_open[0]
+    S(16, -9), // rook_semi_open[0]
+    S(-26, -8), // hanging[0]
+    S(-36, 1), // threat_by_pawn[0]
+    S(-25, -43), // threat_by_minor[0]
+    S(18, 23), // outpost[0]
+    S(11, 3), // tempo[0]
+];

@@ -26,7 +26,7 @@ impl Worker {
     /// Draw by repetition or the 50-move rule (mate takes precedence over the latter).
     pub(crate) fn is_draw(&self, pos: &Position) -> bool {
         let hm = pos.halfmove_clock() as usize;
-        if hm >= 100 && !(pos.in_check() && !pos.has_legal_moves()) {
+        if hm >= 100 && (!pos.in_check() || pos.has_legal_moves()) {
             return true;
         }
         let n = self.keys.len();
@@ -77,7 +77,15 @@ impl Worker {
         self.pv_len[ply] = child_len;
     }
 
-    fn update_histories(&mut self, pos: &Position, ply: usize, best: Move, depth: i32, quiets: &MoveList, captures: &MoveList) {
+    fn update_histories(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        best: Move,
+        depth: i32,
+        quiets: &MoveList,
+        captures: &MoveList,
+    ) {
         let bonus = ordering::stat_bonus(depth);
         let us = pos.side_to_move().index();
         if !is_capture(pos, best) && !best.is_promotion() {
@@ -200,9 +208,28 @@ impl Worker {
             }
         }
 
-        // Tablebase probe (only right after captures/pawn moves, where WDL is exact).
+        // Tablebase probe: exact mate distances where the tables have them, else
+        // WDL right after captures/pawn moves (where it is exact).
         if let Some(tb) = sh.tb {
-            if !root && excluded.is_null() && pos.halfmove_clock() == 0 && pos.castling().is_empty() && pos.occupied().count() <= tb.max_pieces()
+            if !root && excluded.is_null() && pos.castling().is_empty() && pos.occupied().count() <= tb.max_pieces() {
+                if let Some(d) = tb.probe_dtm(pos) {
+                    sh.tbhits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let plies = ply + d.unsigned_abs() as usize;
+                    let v = match d.signum() {
+                        0 => 0,
+                        1 if plies < MAX_PLY => mate_in(plies),
+                        1 => TB_WIN - ply as i32,
+                        _ if plies < MAX_PLY => mated_in(plies),
+                        _ => -TB_WIN + ply as i32,
+                    };
+                    return v;
+                }
+            }
+            if !root
+                && excluded.is_null()
+                && pos.halfmove_clock() == 0
+                && pos.castling().is_empty()
+                && pos.occupied().count() <= tb.max_pieces()
             {
                 if let Some(wdl) = tb.probe_wdl(pos) {
                     sh.tbhits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -213,8 +240,19 @@ impl Worker {
                         Wdl::BlessedLoss => (-1, Bound::Exact),
                         Wdl::Draw => (0, Bound::Exact),
                     };
-                    if bound == Bound::Exact || (bound == Bound::Lower && v >= beta) || (bound == Bound::Upper && v <= alpha) {
-                        sh.tt.store(key, Move::NULL, to_tt(v, ply), NO_EVAL.max(-32000), (depth + 6).min(120), bound, PV);
+                    if bound == Bound::Exact
+                        || (bound == Bound::Lower && v >= beta)
+                        || (bound == Bound::Upper && v <= alpha)
+                    {
+                        sh.tt.store(
+                            key,
+                            Move::NULL,
+                            to_tt(v, ply),
+                            NO_EVAL.max(-32000),
+                            (depth + 6).min(120),
+                            bound,
+                            PV,
+                        );
                         return v;
                     }
                 }
@@ -234,15 +272,17 @@ impl Worker {
             };
             eval_est = static_eval;
             if let Some(e) = entry {
-                if (e.bound == Bound::Lower && tt_score > eval_est) || (e.bound == Bound::Upper && tt_score < eval_est) || e.bound == Bound::Exact {
-                    if !is_decisive(tt_score) {
-                        eval_est = tt_score;
-                    }
+                let tighter = (e.bound == Bound::Lower && tt_score > eval_est)
+                    || (e.bound == Bound::Upper && tt_score < eval_est)
+                    || e.bound == Bound::Exact;
+                if tighter && !is_decisive(tt_score) {
+                    eval_est = tt_score;
                 }
             }
         }
         self.stack[ply].static_eval = static_eval;
-        let improving = !in_check && ply >= 2 && self.stack[ply - 2].static_eval != NO_EVAL && static_eval > self.stack[ply - 2].static_eval;
+        let improving = ply < 2
+            || (!in_check && self.stack[ply - 2].static_eval != NO_EVAL && static_eval > self.stack[ply - 2].static_eval);
         self.killers[ply + 2] = [Move::NULL; 2];
         self.stack[ply + 1].excluded = Move::NULL;
         let us = pos.side_to_move();
@@ -317,7 +357,11 @@ impl Worker {
                 let child = pos.play(m);
                 if let Some(e) = sh.tt.probe(child.key()) {
                     let v = -from_tt(e.score, ply + 1);
-                    if e.depth >= depth - 1 && matches!(e.bound, Bound::Upper | Bound::Exact) && v >= beta && !is_decisive(v) {
+                    if e.depth >= depth - 1
+                        && matches!(e.bound, Bound::Upper | Bound::Exact)
+                        && v >= beta
+                        && !is_decisive(v)
+                    {
                         return v;
                     }
                 }
@@ -430,16 +474,17 @@ impl Worker {
                     } else if tt_score >= beta {
                         ext = -1;
                     }
-                } else if p.check_extension && gives_check && (depth <= 6 || pos.see_ge(m, 0)) {
-                    ext = 1;
-                } else if p.recapture_extension
-                    && PV
-                    && capture
-                    && ply > 0
-                    && self.stack[ply - 1].captured
-                    && m.to() == self.stack[ply - 1].mv.to()
-                {
-                    ext = 1;
+                } else {
+                    let check_ext = p.check_extension && gives_check;
+                    let recapture = p.recapture_extension
+                        && PV
+                        && capture
+                        && ply > 0
+                        && self.stack[ply - 1].captured
+                        && m.to() == self.stack[ply - 1].mv.to();
+                    if check_ext || recapture {
+                        ext = 1;
+                    }
                 }
             }
 
@@ -464,7 +509,7 @@ impl Worker {
                 if quiet {
                     r -= hist / 6000;
                 } else {
-                    r = r / 2;
+                    r /= 2;
                 }
                 if tt_capture && quiet {
                     r += 1;

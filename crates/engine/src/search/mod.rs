@@ -241,10 +241,22 @@ impl Engine {
     /// oldest first (for repetition detection). `info` receives one report per
     /// PV line at every completed depth (and for aspiration failures after the first second).
     /// In `infinite` and `ponder` mode the call returns only after `stop` (or `ponderhit`).
-    pub fn search(&mut self, pos: &Position, history: &[u64], limits: &Limits, info: &mut dyn FnMut(&SearchInfo)) -> SearchResult {
+    /// For a ponder search, set `control().pondering` before calling (the flag is
+    /// not set here so that an early `ponderhit` from another thread is not lost);
+    /// a `stop` requested before the call ends the search at once.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: &Limits,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) -> SearchResult {
         let start = Instant::now();
-        self.control.stop.store(false, Ordering::SeqCst);
-        self.control.pondering.store(limits.ponder, Ordering::SeqCst);
+        // The flags are not reset here: a `stop` or `ponderhit` sent by another thread
+        // just before this call must not be lost. They are reset when the search ends.
+        if !limits.ponder {
+            self.control.pondering.store(false, Ordering::SeqCst);
+        }
         self.tt.new_search();
         let shared = Shared {
             tt: &self.tt,
@@ -273,9 +285,13 @@ impl Engine {
             r
         });
         // UCI: in infinite or ponder mode, the result waits for stop/ponderhit.
-        while (limits.infinite || self.control.pondering.load(Ordering::SeqCst)) && !self.control.stop.load(Ordering::SeqCst) {
+        while (limits.infinite || self.control.pondering.load(Ordering::SeqCst))
+            && !self.control.stop.load(Ordering::SeqCst)
+        {
             std::thread::sleep(std::time::Duration::from_millis(1));
         }
+        self.control.stop.store(false, Ordering::SeqCst);
+        self.control.pondering.store(false, Ordering::SeqCst);
         let mut result = result;
         result.nodes = shared.total_nodes();
         result.time_ms = start.elapsed().as_millis() as u64;

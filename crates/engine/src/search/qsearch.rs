@@ -12,7 +12,14 @@ use bastion_core::{Move, Position, Role};
 const PIECE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 0];
 
 impl Worker {
-    pub(crate) fn qsearch<const PV: bool>(&mut self, sh: &Shared, pos: &Position, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+    pub(crate) fn qsearch<const PV: bool>(
+        &mut self,
+        sh: &Shared,
+        pos: &Position,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
         self.count_node(sh);
         if self.stopped {
             return 0;

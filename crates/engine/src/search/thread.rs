@@ -1,7 +1,7 @@
 //! One search thread: its stacks and histories, iterative deepening with
 //! aspiration windows and MultiPV, and Lazy SMP helper scheduling.
 
-use super::ordering::{Histories, ContIndex, NONE_CONT};
+use super::ordering::{ContIndex, Histories, NONE_CONT};
 use super::{PvLine, ScoreBound, SearchInfo, SearchResult, Shared};
 use crate::eval::PawnCache;
 use crate::options::SearchParams;
@@ -23,7 +23,14 @@ pub(crate) struct Frame {
 
 impl Default for Frame {
     fn default() -> Self {
-        Frame { static_eval: NO_EVAL, mv: Move::NULL, cont: NONE_CONT, excluded: Move::NULL, adc: false, captured: false }
+        Frame {
+            static_eval: NO_EVAL,
+            mv: Move::NULL,
+            cont: NONE_CONT,
+            excluded: Move::NULL,
+            adc: false,
+            captured: false,
+        }
     }
 }
 
@@ -121,9 +128,14 @@ impl Worker {
         if let Some(tb) = sh.tb {
             if pos.occupied().count() <= tb.max_pieces() && pos.castling().is_empty() {
                 if let Some(values) = tb.probe_root(pos) {
-                    if let Some(best) = values.iter().filter(|(m, _, _)| moves.contains(m)).map(|v| v.1).max() {
+                    // Best WDL first, then the shortest win / longest loss where distances are known.
+                    let rank = |v: &(Move, crate::tb::Wdl, Option<i32>)| {
+                        let d = v.2.unwrap_or(0);
+                        (v.1, if v.1 >= crate::tb::Wdl::CursedWin { -d } else { d })
+                    };
+                    if let Some(best) = values.iter().filter(|v| moves.contains(&v.0)).map(rank).max() {
                         let keep: Vec<Move> =
-                            values.iter().filter(|v| v.1 == best && moves.contains(&v.0)).map(|v| v.0).collect();
+                            values.iter().filter(|v| rank(v) == best && moves.contains(&v.0)).map(|v| v.0).collect();
                         if !keep.is_empty() {
                             moves = keep;
                         }
@@ -187,7 +199,7 @@ impl Worker {
     }
 
     fn sort_root(&mut self, from: usize, to: usize) {
-        self.root_moves[from..to].sort_by(|a, b| b.score.cmp(&a.score));
+        self.root_moves[from..to].sort_by_key(|r| std::cmp::Reverse(r.score));
     }
 
     /// Iterative deepening. The main thread (id 0) reports and decides when to stop.
@@ -238,12 +250,12 @@ impl Worker {
                 self.seldepth = 0;
                 let prev = self.root_moves[pv_idx].prev_score;
                 let mut delta = 14 + prev * prev / 12_000;
-                let (mut alpha, mut beta) = if depth >= 4 && self.params.aspiration && !is_decisive(prev) && prev > -INFINITE
-                {
-                    ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
-                } else {
-                    (-INFINITE, INFINITE)
-                };
+                let (mut alpha, mut beta) =
+                    if depth >= 4 && self.params.aspiration && !is_decisive(prev) && prev > -INFINITE {
+                        ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+                    } else {
+                        (-INFINITE, INFINITE)
+                    };
                 loop {
                     let v = self.search::<true>(sh, &self.root.clone(), alpha, beta, depth, 0, false);
                     self.sort_root(pv_idx, self.root_moves.len());
@@ -331,7 +343,11 @@ impl Worker {
                     break;
                 }
                 // A forced mate found with a few plies to spare: no need to go on in timed games.
-                if sh.time.soft.is_some() && !sh.time.fixed && is_mate(best.score) && depth > 2 * (MATE - best.score.abs()) + 6 {
+                if sh.time.soft.is_some()
+                    && !sh.time.fixed
+                    && is_mate(best.score)
+                    && depth > 2 * (MATE - best.score.abs()) + 6
+                {
                     break;
                 }
             }

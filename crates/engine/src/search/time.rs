@@ -83,7 +83,9 @@ mod tests {
     #[test]
     fn allocation_is_within_the_clock() {
         let start = Instant::now();
-        for (time, inc, mtg) in [(1u64, 0u64, None), (50, 0, None), (1000, 0, Some(1)), (60_000, 1000, None), (300_000, 0, Some(40))] {
+        for (time, inc, mtg) in
+            [(1u64, 0u64, None), (50, 0, None), (1000, 0, Some(1)), (60_000, 1000, None), (300_000, 0, Some(40))]
+        {
             let l = Limits { wtime_ms: Some(time), winc_ms: Some(inc), movestogo: mtg, ..Limits::default() };
             let tm = TimeManager::new(start, &l, Color::White, 10);
             let hard = tm.hard.unwrap().as_millis() as u64;
@@ -93,6 +95,13 @@ mod tests {
         let l = Limits { movetime_ms: Some(100), ..Limits::default() };
         let tm = TimeManager::new(start, &l, Color::Black, 10);
         assert_eq!(tm.hard, Some(Duration::from_millis(90)));
-        assert!(TimeManager::new(start, &Limits { infinite: true, wtime_ms: Some(5), ..Limits::default() }, Color::White, 0).hard.is_none());
+        assert!(TimeManager::new(
+            start,
+            &Limits { infinite: true, wtime_ms: Some(5), ..Limits::default() },
+            Color::White,
+            0
+        )
+        .hard
+        .is_none());
     }
 }

@@ -13,6 +13,7 @@
 //! move PATH UCI BASE SLOPE      PATH: "-" for the root, else the moves
 //!                               played from the root, comma-separated
 //! mate PATH UCI DEPTH N         from DEPTH on, that move scores "mate N"
+//! pathdefault PATH BASE SLOPE   every move not listed, at that PATH only
 //! ```
 
 use std::collections::HashMap;
@@ -26,6 +27,7 @@ struct Scenario {
     wobble: i64,
     moves: HashMap<(String, String), (i64, i64)>,
     mates: HashMap<(String, String), (u32, i32)>,
+    path_defaults: HashMap<String, (i64, i64)>,
 }
 
 fn parse(text: &str) -> Scenario {
@@ -38,6 +40,9 @@ fn parse(text: &str) -> Scenario {
             Some("wobble") => s.wobble = num(1),
             Some("move") if w.len() >= 5 => {
                 s.moves.insert((w[1].to_owned(), w[2].to_owned()), (num(3), num(4)));
+            }
+            Some("pathdefault") if w.len() >= 4 => {
+                s.path_defaults.insert(w[1].to_owned(), (num(2), num(3)));
             }
             Some("mate") if w.len() >= 5 => {
                 s.mates.insert((w[1].to_owned(), w[2].to_owned()), (num(3) as u32, num(4) as i32));
@@ -68,7 +73,8 @@ fn main() {
                 let _ = writeln!(out, "readyok");
             }
             Some("setoption") => {
-                if let (Some(i), Some(v)) = (w.iter().position(|x| *x == "name"), w.iter().position(|x| *x == "value")) {
+                if let (Some(i), Some(v)) = (w.iter().position(|x| *x == "name"), w.iter().position(|x| *x == "value"))
+                {
                     if w[i + 1..v].join(" ").eq_ignore_ascii_case("multipv") {
                         multipv = w.get(v + 1).and_then(|x| x.parse().ok()).unwrap_or(1);
                     }
@@ -123,15 +129,26 @@ fn search(out: &mut impl Write, s: &Scenario, root: &Position, played: &[String]
                         return (k, format!("mate {n}"), m);
                     }
                 }
-                let (base, slope) = s.moves.get(&key).copied().unwrap_or(s.default);
+                let fallback = s.path_defaults.get(&path).copied().unwrap_or(s.default);
+                let (base, slope) = s.moves.get(&key).copied().unwrap_or(fallback);
                 let cp = base + slope * i64::from(d) + wob;
                 (cp, format!("cp {cp}"), m)
             })
             .collect();
         scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.2.cmp(b.2)));
-        let _ = writeln!(out, "info depth {d} multipv 1 score cp -31999 upperbound nodes 1 pv {}", scored.first().map_or("0000", |x| x.2));
+        let _ = writeln!(
+            out,
+            "info depth {d} multipv 1 score cp -31999 upperbound nodes 1 pv {}",
+            scored.first().map_or("0000", |x| x.2)
+        );
         for (i, (_, text, m)) in scored.iter().take(multipv).enumerate() {
-            let _ = writeln!(out, "info depth {d} seldepth {d} multipv {} score {text} nodes {} time {} pv {m}", i + 1, d * 100, d * 3);
+            let _ = writeln!(
+                out,
+                "info depth {d} seldepth {d} multipv {} score {text} nodes {} time {} pv {m}",
+                i + 1,
+                d * 100,
+                d * 3
+            );
         }
         best = scored.first().map(|x| x.2.clone());
     }

@@ -294,7 +294,8 @@ impl Exhaustive {
         if self.aborted {
             return false;
         }
-        if self.nodes.is_multiple_of(1024) && (self.start.elapsed() >= self.time_limit || self.nodes >= self.node_limit) {
+        if self.nodes.is_multiple_of(1024) && (self.start.elapsed() >= self.time_limit || self.nodes >= self.node_limit)
+        {
             self.aborted = true;
             return false;
         }

@@ -13,8 +13,7 @@ pub fn tb_dir() -> PathBuf {
     DIR.get_or_init(|| {
         let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bastion-web-tb");
         std::fs::create_dir_all(&dir).unwrap();
-        let targets: Vec<_> =
-            ["KQK", "KRK"].iter().map(|m| bastion_tablebase::Material::parse(m).unwrap()).collect();
+        let targets: Vec<_> = ["KQK", "KRK"].iter().map(|m| bastion_tablebase::Material::parse(m).unwrap()).collect();
         bastion_tablebase::driver::build(&targets, &dir, false, |_| {}).expect("generate test tables");
         dir
     })
