@@ -75,7 +75,7 @@ impl Default for Thresholds {
             tolerance: 0.35,
             spread: 0.5,
             rise: 0.5,
-            decisive: 2.0,
+            decisive: 1.5,
             progress_level: 1.0,
             draw_depths: 2,
             material_edge: 1,

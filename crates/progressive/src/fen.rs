@@ -7,7 +7,9 @@
 //!   en passant with its first move (every double step of the opponent's last
 //!   series whose pawn has not moved since). In the middle of a series they are
 //!   the squares passed by the mover's own double steps so far.
-//! * `<quiet>`: completed turns since the last capture or pawn move (10 = draw).
+//! * `<quiet>`: completed turns since the last capture or pawn move (10 = draw);
+//!   inside a series a trailing `*` says the series already made a capture or
+//!   pawn move (so the count will restart at 0 when it ends).
 //! * `<turn>`: the turn number used in notation.
 //! * `<series>`: the length of the current series; `/<played>`: how many of
 //!   its moves are already played (default 0).
@@ -54,14 +56,16 @@ impl SeriesPosition {
         let board = Position::from_fen(&core_fen)?;
         let ep = parse_ep(fields[3])?;
         if fields.len() == 7 {
-            let quiet = parse_num(fields[4], "the quiet-turn count")?;
+            let zeroing = fields[4].ends_with('*');
+            let quiet = parse_num(fields[4].trim_end_matches('*'), "the quiet-turn count")?;
             let turn = parse_num(fields[5], "the turn number")?;
             let (len, played) = match fields[6].split_once('/') {
                 Some((l, p)) => (parse_num(l, "the series length")?, parse_num(p, "the played count")?),
                 None => (parse_num(fields[6], "the series length")?, 0),
             };
             let len = series.unwrap_or(len);
-            SeriesPosition::new(board, len, played, ep, quiet, turn, rules)
+            let p = SeriesPosition::new(board, len, played, ep, quiet, turn, rules)?;
+            Ok(if zeroing && played > 0 { p.with_zeroing() } else { p })
         } else {
             let Some(len) = series else {
                 return Err(ProgressiveError::BadFen(
@@ -89,6 +93,7 @@ impl SeriesPosition {
         } else {
             format!("{}/{}", self.series_len(), self.played())
         };
-        format!("{board} {side} {castling} {ep} {} {} {series}", self.quiet_turns(), self.turn())
+        let star = if self.played() > 0 && self.series_zeroed() { "*" } else { "" };
+        format!("{board} {side} {castling} {ep} {}{star} {} {series}", self.quiet_turns(), self.turn())
     }
 }

@@ -257,6 +257,7 @@ impl Game {
             None => SeriesPosition::startpos(rules),
         };
         let mut game = Game::from_position(start);
+        let mut moved = false;
         for raw in movetext.split_whitespace() {
             if matches!(raw, "1-0" | "0-1" | "1/2-1/2" | "*") {
                 break;
@@ -268,7 +269,8 @@ impl Game {
                 if num.chars().all(|c| c.is_ascii_digit()) && !num.is_empty() {
                     let n: u32 =
                         num.parse().map_err(|_| ProgressiveError::BadRecord(format!("bad turn number {raw:?}")))?;
-                    if game.position().played() != 0 {
+                    // A record may start inside a series (FEN with moves played).
+                    if game.position().played() != 0 && moved {
                         return Err(ProgressiveError::BadRecord(format!(
                             "turn {n} starts before turn {} is complete",
                             game.position().turn()
@@ -288,6 +290,7 @@ impl Game {
             }
             game.play_text(token)
                 .map_err(|e| ProgressiveError::BadRecord(format!("turn {}: {e}", game.position().turn())))?;
+            moved = true;
         }
         Ok(game)
     }

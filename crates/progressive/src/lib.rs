@@ -15,6 +15,8 @@
 //! assert_eq!(game.notation(), "1.e4 2.d5 Nf6");
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod book;
 pub mod enumerate;
 pub mod error;

@@ -33,7 +33,7 @@ pub enum Status {
 
 /// A position inside a progressive game: whose series it is, how long the
 /// series is and how many of its moves are already played.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone, Debug)]
 pub struct SeriesPosition {
     board: Position,
     rules: Rules,
@@ -318,7 +318,10 @@ impl SeriesPosition {
     }
 
     /// Builds the position after `m`, given the board `after` = `board.play(m)`.
-    pub(crate) fn advance(&self, m: Move, after: Position) -> SeriesPosition {
+    pub(crate) fn advance(&self, m: Move, mut after: Position) -> SeriesPosition {
+        // The core's clocks mean nothing here (this type keeps its own); fixing
+        // them keeps equal positions equal.
+        after.set_clocks(0, 1);
         let us = self.side_to_move();
         let from = m.from();
         let is_pawn = self.board.role_at(from) == Some(Role::Pawn);
@@ -346,8 +349,10 @@ impl SeriesPosition {
                 zeroing: false,
             }
         } else {
+            let mut board = after.play_null();
+            board.set_clocks(0, 1);
             SeriesPosition {
-                board: after.play_null(),
+                board,
                 rules: self.rules,
                 series_len: self.series_len,
                 played,
@@ -375,6 +380,16 @@ impl SeriesPosition {
             p.series_len = len.clamp(1, crate::MAX_SERIES);
         }
         p
+    }
+
+    /// True if the current series has already captured or moved a pawn.
+    pub fn series_zeroed(&self) -> bool {
+        self.zeroing
+    }
+
+    pub(crate) fn with_zeroing(mut self) -> SeriesPosition {
+        self.zeroing = true;
+        self
     }
 
     /// The same position under other rules.
@@ -468,3 +483,24 @@ impl std::fmt::Display for SeriesPosition {
         write!(f, "{}", self.fen())
     }
 }
+
+impl PartialEq for SeriesPosition {
+    /// Equal placement, side, castling rights and series state. The core's own
+    /// en-passant field and clocks are ignored (this type keeps its own).
+    fn eq(&self, other: &Self) -> bool {
+        self.board_key() == other.board_key()
+            && Role::ALL.iter().all(|&r| self.board.role_bb(r) == other.board.role_bb(r))
+            && Color::ALL.iter().all(|&c| self.board.color_bb(c) == other.board.color_bb(c))
+            && self.board.side_to_move() == other.board.side_to_move()
+            && self.board.castling() == other.board.castling()
+            && self.rules == other.rules
+            && self.series_len == other.series_len
+            && self.played == other.played
+            && self.turn == other.turn
+            && self.ep == other.ep
+            && self.quiet_turns == other.quiet_turns
+            && self.zeroing == other.zeroing
+    }
+}
+
+impl Eq for SeriesPosition {}

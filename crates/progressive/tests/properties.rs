@@ -56,6 +56,7 @@ proptest! {
                 // The FEN round-trips inside the series.
                 let back = SeriesPosition::from_fen(&p.fen(), None, Rules::Italian).unwrap();
                 prop_assert_eq!(back.fen(), p.fen());
+                prop_assert_eq!(&back, &p);
                 prop_assert_eq!(back.legal_moves().len(), p.legal_moves().len());
                 p = p.play(m).unwrap();
             }

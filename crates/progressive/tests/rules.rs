@@ -262,3 +262,18 @@ fn series_enumeration_counts() {
     }
     assert_eq!(n as usize, brute);
 }
+
+#[test]
+fn record_from_a_position_inside_a_series() {
+    let mut g = Game::new(Rules::Italian);
+    play_all(&mut g, "e4 d5 Nf6 Nf3");
+    let mut g2 = Game::from_position(g.position().clone());
+    play_all(&mut g2, "exd5 Bb5 c6");
+    let rec = g2.record(&[]);
+    assert!(rec.contains("[FEN \""), "{rec}");
+    let back = Game::from_record(&rec).unwrap();
+    assert_eq!(back.position(), g2.position());
+    assert!(Game::from_record("1.e4 2.d5 3.Nf3").is_err(), "turn 2 is incomplete");
+    assert!(Game::from_record("1.e4 2.d5 Qxd2").is_err(), "illegal move");
+    assert!(Game::from_record("1.e4 3.d5 Nf6").is_err(), "wrong turn number");
+}

@@ -79,15 +79,15 @@ impl Bitbase {
         out.extend_from_slice(&self.indexer.size().to_le_bytes());
         out.extend_from_slice(&crc32fast::hash(&body).to_le_bytes());
         out.extend_from_slice(&body);
-        std::fs::write(&tmp, &out).map_err(|source| TbError::Io { path: tmp.clone(), source })?;
-        std::fs::rename(&tmp, &path).map_err(|source| TbError::Io { path: path.clone(), source })?;
+        std::fs::write(&tmp, &out).map_err(|source| TbError::Io { path: tmp.clone(), error: source })?;
+        std::fs::rename(&tmp, &path).map_err(|source| TbError::Io { path: path.clone(), error: source })?;
         Ok(path)
     }
 
     /// Reads and checks a `.bwdl` file.
     pub fn read(path: &Path) -> Result<Bitbase, TbError> {
         let bad = |r: &str| TbError::Corrupt { path: path.to_path_buf(), reason: r.to_string() };
-        let b = std::fs::read(path).map_err(|source| TbError::Io { path: path.to_path_buf(), source })?;
+        let b = std::fs::read(path).map_err(|source| TbError::Io { path: path.to_path_buf(), error: source })?;
         if b.len() < HEADER || &b[..8] != MAGIC {
             return Err(bad("not a Bastion bitbase"));
         }
@@ -146,7 +146,7 @@ impl Bitbases {
     /// Loads every `*.bwdl` file of `dir`.
     pub fn open(dir: &Path) -> Result<Bitbases, TbError> {
         let mut out = Bitbases::new();
-        let rd = std::fs::read_dir(dir).map_err(|source| TbError::Io { path: dir.to_path_buf(), source })?;
+        let rd = std::fs::read_dir(dir).map_err(|source| TbError::Io { path: dir.to_path_buf(), error: source })?;
         for e in rd.flatten() {
             if e.path().extension().and_then(|x| x.to_str()) == Some("bwdl") {
                 out.insert(Bitbase::read(&e.path())?);

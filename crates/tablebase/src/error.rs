@@ -5,13 +5,14 @@ use std::path::PathBuf;
 /// What can go wrong reading, writing or probing tables.
 #[derive(Debug, thiserror::Error)]
 pub enum TbError {
-    /// File system error on a table file.
-    #[error("{path}: {source}")]
+    /// File system error on a table file (the cause is part of the message,
+    /// not a separate error source, so chains do not print it twice).
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
         /// The cause.
-        source: std::io::Error,
+        error: std::io::Error,
     },
     /// The file is not a valid table (wrong magic, version, truncated, bad checksum).
     #[error("{path}: corrupt table file: {reason}")]

@@ -141,7 +141,7 @@ pub fn write_table(dir: &Path, t: &TableData) -> Result<PathBuf, TbError> {
     let tmp = dir.join(format!("{}.tmp", file_name(t.material())));
     let io = |p: &Path| {
         let p = p.to_path_buf();
-        move |source| TbError::Io { path: p, source }
+        move |source| TbError::Io { path: p, error: source }
     };
     let bytes = encode_table(t);
     let mut f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
@@ -221,7 +221,7 @@ const CACHE_BLOCKS: usize = 16;
 impl TableFile {
     /// Reads and checks a table file (both checksums, offsets, sizes).
     pub fn open(path: &Path) -> Result<TableFile, TbError> {
-        let bytes = std::fs::read(path).map_err(|source| TbError::Io { path: path.to_path_buf(), source })?;
+        let bytes = std::fs::read(path).map_err(|source| TbError::Io { path: path.to_path_buf(), error: source })?;
         let header = parse_header(path, &bytes)?;
         let payload = &bytes[HEADER_LEN..];
         if crc32fast::hash(payload) != header.payload_crc {

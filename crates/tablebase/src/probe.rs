@@ -65,7 +65,7 @@ impl Tablebases {
         let mut endings: Vec<(Material, PathBuf)> = Vec::new();
         for dir in dirs {
             let dir = dir.as_ref();
-            let rd = std::fs::read_dir(dir).map_err(|source| TbError::Io { path: dir.to_path_buf(), source })?;
+            let rd = std::fs::read_dir(dir).map_err(|source| TbError::Io { path: dir.to_path_buf(), error: source })?;
             let mut paths: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
             paths.sort();
             for path in paths {

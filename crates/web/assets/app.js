@@ -91,6 +91,8 @@ class Board {
       html += `<div class="${cls.join(' ')}" data-sq="${sq}">${inner}</div>`;
     }
     this.el.innerHTML = html;
+    // White's share of the evaluation bar sits on White's side of the board.
+    $('evalbar').classList.toggle('flipped', this.flipped);
   }
   ownPiece(sq) { return this.targets(sq).length > 0; }
   down(e) {
@@ -575,6 +577,9 @@ $('variant').onchange = async () => {
   S.variant = $('variant').value;
   $('std-play').hidden = S.variant !== 'standard';
   $('prog-play').hidden = S.variant !== 'progressive';
+  // The engine's evaluation bar and the PGN format are for standard chess.
+  $('evalbar').style.visibility = S.variant === 'progressive' ? 'hidden' : '';
+  $('pgn-title').textContent = S.variant === 'progressive' ? 'Game record' : 'PGN';
   S.prog = null;
   try { await loadLine(START_FEN, []); } catch (e) { showError(e); }
 };

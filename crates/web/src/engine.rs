@@ -3,6 +3,7 @@
 use crate::chess::{history_keys, parse_fen, replay, san_of_line};
 use crate::error::{ApiError, ApiJson, ApiResult};
 use crate::AppState;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::{Query, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::Json;
@@ -176,8 +177,9 @@ pub async fn bestmove(State(state): State<AppState>, ApiJson(req): ApiJson<Searc
 /// Closing the connection stops the search.
 pub async fn analyse(
     State(state): State<AppState>,
-    Query(req): Query<SearchReq>,
+    query: Result<Query<SearchReq>, QueryRejection>,
 ) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
+    let Query(req) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
     let max = state.caps.max_analysis_ms;
     let mut p = prepare(&state, &SearchReq { movetime: None, ..req.clone() }, max)?;
     // Analysis runs until stopped, but never past the server's cap.

@@ -7,6 +7,8 @@
 //! a body size limit, capped search time/depth/threads, a semaphore bounding
 //! concurrent jobs, JSON errors for bad input and a catch-panic layer.
 
+#![warn(missing_docs)]
+
 pub mod assets;
 pub mod chess;
 pub mod engine;

@@ -252,9 +252,12 @@ async fn analysis_streams_multipv_lines() {
     assert_eq!(last, "done");
     assert!(pos.parse_uci(done["bestmove"].as_str().unwrap()).is_ok());
 
-    let req = Request::get("/api/analyse?fen=garbage").header("host", "localhost").body(Body::empty()).unwrap();
-    let resp = app.clone().oneshot(req).await.unwrap();
-    assert_eq!(resp.status(), StatusCode::BAD_REQUEST);
+    for uri in
+        ["/api/analyse?fen=garbage", "/api/analyse?multipv=lots", "/api/analyse?moves=e2e5", "/api/analyse?multipv=99"]
+    {
+        let (s, v) = call(&app, "GET", uri, None).await;
+        assert_error(s, &v, StatusCode::BAD_REQUEST);
+    }
 }
 
 #[tokio::test]
@@ -469,4 +472,65 @@ async fn page_assets_and_docs_are_served() {
     ] {
         assert!(docs.contains(ep), "{ep} is not documented");
     }
+}
+
+/// Mutated FENs, PGN fragments and move texts: every answer is 200 or a JSON
+/// 4xx, never a 500 (a panic) — the server must survive whatever it is sent.
+#[tokio::test]
+async fn garbage_never_breaks_the_server() {
+    let app = app(2);
+    let seeds = [
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "8/4P1k1/8/8/8/8/8/4K3 w - - 0 1",
+    ];
+    let alphabet: Vec<char> = "pnbrqkPNBRQK12345678/ -wbKQkqa3e6x#0".chars().collect();
+    let mut rng: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let (mut ok, mut total) = (0, 0);
+    for i in 0..400 {
+        let mut fen: Vec<char> = seeds[i % seeds.len()].chars().collect();
+        for _ in 0..=(next() % 3) {
+            let pos = (next() as usize) % fen.len();
+            if i % 2 == 0 {
+                // Keep the FEN's shape: swap one piece for another (kings may vanish or double).
+                if fen[pos].is_ascii_alphabetic() && fen[..pos].iter().all(|&c| c != ' ') {
+                    fen[pos] = "pnbrqkPNBRQK".chars().nth((next() % 12) as usize).unwrap();
+                }
+                continue;
+            }
+            let c = alphabet[(next() as usize) % alphabet.len()];
+            match next() % 3 {
+                0 => fen[pos] = c,
+                1 => fen.insert(pos, c),
+                _ => {
+                    fen.remove(pos);
+                }
+            }
+        }
+        let fen: String = fen.into_iter().collect();
+        let mv = ["e2e4", "e7e8q", "O-O", "Kxe8", "a1h8", "e8=Q", "0000", "Nf3"][(next() % 8) as usize];
+        let probes = [
+            ("/api/legal", json!({ "fen": fen })),
+            ("/api/move", json!({ "fen": fen, "move": mv })),
+            ("/api/game", json!({ "start_fen": fen, "moves": [mv, mv] })),
+            ("/api/pgn/import", json!({ "pgn": format!("[FEN \"{fen}\"]\n\n1. {mv} {mv} (2. {mv}") })),
+            ("/api/progressive/game", json!({ "start_fen": format!("{fen} 2"), "moves": [mv] })),
+            ("/api/tb/probe", json!({ "fen": fen })),
+        ];
+        for (uri, body) in probes {
+            let (s, v) = post(&app, uri, body.clone()).await;
+            total += 1;
+            ok += usize::from(s == StatusCode::OK);
+            assert!(s == StatusCode::OK || (s.is_client_error() && v["error"].is_string()), "{uri} {body} -> {s} {v}");
+        }
+    }
+    // Enough inputs stay valid to reach move generation, SAN and the replays.
+    assert!(ok * 20 >= total, "only {ok} of {total} probes were valid");
 }

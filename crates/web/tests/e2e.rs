@@ -389,6 +389,22 @@ async fn walkthrough(c: &Client, base: &str) {
     .await;
     shot(c, "11-progressive-vs-computer").await;
 
+    // A phone-sized window: the board still fits and takes a touch move.
+    c.set_window_size(412, 915).await.unwrap();
+    c.find(Locator::Id("variant")).await.unwrap().select_by_value("standard").await.unwrap();
+    wait_for(
+        c,
+        &format!("{} === 0 && !document.getElementById('std-play').hidden", moves_count()),
+        "standard again",
+        10,
+    )
+    .await;
+    wait_for(c, "document.getElementById('board').getBoundingClientRect().right <= window.innerWidth", "board fits", 5)
+        .await;
+    touch_move(c, "d2", "d4").await;
+    wait_for(c, &format!("{} === 1", moves_count()), "touch move on a phone", 10).await;
+    shot(c, "12-phone").await;
+
     // No JavaScript errors made it to the status line.
     let status = js(c, "return document.getElementById('status').className").await;
     assert_ne!(status, json!("err"));

@@ -297,8 +297,8 @@ impl Worker {
             }
             // Reverse futility pruning.
             if p.reverse_futility
-                && depth <= 8
-                && eval_est - 80 * (depth - improving as i32) >= beta
+                && depth <= 6
+                && eval_est - 90 * (depth - improving as i32) >= beta
                 && eval_est < TB_WIN_IN_MAX
                 && beta > -TB_WIN_IN_MAX
             {

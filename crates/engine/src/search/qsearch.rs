@@ -7,7 +7,7 @@ use super::Shared;
 use crate::eval;
 use crate::score::*;
 use crate::tt::Bound;
-use bastion_core::{Move, Position, Role};
+use bastion_core::{Move, MoveList, Position, Role};
 
 const PIECE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 0];
 
@@ -89,13 +89,15 @@ impl Worker {
             use_history: true,
             use_cont: true,
         };
-        let mut moves = Vec::with_capacity(32);
+        // Collected first (the picker borrows the histories the recursion mutates);
+        // a stack list avoids a heap allocation per node.
+        let mut moves = MoveList::new();
         while let Some(m) = picker.next(pos, &ctx) {
             moves.push(m);
         }
         let mut best_move = Move::NULL;
         let mut legal = 0;
-        for m in moves {
+        for m in moves.iter().copied() {
             legal += 1;
             if !in_check && best > -TB_WIN_IN_MAX {
                 if let Some(r) = m.promotion_role() {
