@@ -53,7 +53,12 @@ fn debian_engines_play_clean_matches() {
         }
         let games = pgn::read_games(std::fs::File::open(&out).unwrap()).unwrap();
         assert_eq!(games.len(), 4);
-        assert!(games.iter().all(|g| g.error.is_none() && g.moves.len() > 4));
+        for g in &games {
+            let detail = g.header("TerminationDetails").unwrap_or("");
+            assert!(g.error.is_none(), "{a}-{b}: {:?}", g.error);
+            // A flag on a loaded machine may end a game early; anything else plays on.
+            assert!(g.moves.len() > 4 || g.header("Termination") == Some("time forfeit"), "{a}-{b}: {detail}");
+        }
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -37,10 +37,8 @@ fn check(path: &str) -> Result<(), Box<dyn std::error::Error>> {
         let m = Material::of(&pos);
         generate_all_into(&[m], &mut tables);
         let dtm = tables.probe(&pos)?.ok_or("no table")?;
-        let agrees = matches!(
-            (entry.label, dtm),
-            (Label::Fortress, Dtm::Draw) | (Label::Progress, Dtm::Win(_) | Dtm::Loss(_))
-        );
+        let agrees =
+            matches!((entry.label, dtm), (Label::Fortress, Dtm::Draw) | (Label::Progress, Dtm::Win(_) | Dtm::Loss(_)));
         if agrees {
             ok += 1
         } else {

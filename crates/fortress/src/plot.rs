@@ -183,11 +183,27 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, analysis: &Analysis, 
     for (i, s) in series.iter().enumerate() {
         let color = Palette99::pick(i).to_rgba();
         let style = ShapeStyle::from(&color).stroke_width(if s.dashed { 1 } else { 2 });
-        let anno = if s.dashed {
-            chart.draw_series(DashedLineSeries::new(s.points.iter().copied(), 6, 4, style)).map_err(err)?
-        } else {
-            chart.draw_series(LineSeries::new(s.points.iter().copied(), style)).map_err(err)?
-        };
+        // A move outside the top K at some depth has no point there: break
+        // the line at the gap instead of drawing a straight line across it.
+        let mut segments: Vec<Vec<(f64, f64)>> = Vec::new();
+        for &p in &s.points {
+            match segments.last_mut() {
+                Some(seg) if seg.last().is_some_and(|q| p.0 - q.0 <= 1.0) => seg.push(p),
+                _ => segments.push(vec![p]),
+            }
+        }
+        let mut anno = None;
+        for seg in segments {
+            let a = if s.dashed {
+                chart
+                    .draw_series(DashedLineSeries::new(seg, 6, 4, style))
+                    .map_err(err)?
+            } else {
+                chart.draw_series(LineSeries::new(seg, style)).map_err(err)?
+            };
+            anno.get_or_insert(a);
+        }
+        let Some(anno) = anno else { continue };
         anno.label(s.label.clone()).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
         chart.draw_series(s.points.iter().map(|&p| Circle::new(p, 2, color.filled()))).map_err(err)?;
     }

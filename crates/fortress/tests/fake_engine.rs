@@ -104,10 +104,10 @@ fn breakthrough_search_finds_the_rising_move_and_checks_replies() {
 
 #[test]
 fn avoidance_flags_a_best_move_into_a_fortress() {
-    // Kb4 scores best at the root but leads to a flat +1.50; Be3 scores a
+    // Kb4 scores best at the root but leads to a flat +1.20; Be3 scores a
     // little less but keeps rising afterwards.
     let scenario = "default 0 0\nmove - c3b4 150 0\nmove - d2e3 120 0\n\
-                    pathdefault c3b4 -150 0\npathdefault d2e3 -50 -10\n";
+                    pathdefault c3b4 -120 0\npathdefault d2e3 -50 -10\n";
     let (mut e, _) = engine(scenario);
     let a = analyse(KBPK, &Config { avoid: true, ..config(12) }, &mut e).unwrap();
     let av = a.avoidance.expect("asked for");

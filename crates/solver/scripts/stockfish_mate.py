@@ -3,7 +3,7 @@
 comparison with `bastion solve --epd`. Usage:
     stockfish_mate.py SUITE.epd [SECONDS] [ENGINE]  > rows.csv
 Prints one CSV row per position: line, N, found mate (or empty), seconds."""
-import subprocess, sys, time, re, select
+import subprocess, sys, time, re, threading, queue
 
 suite = sys.argv[1]
 limit = float(sys.argv[2]) if len(sys.argv) > 2 else 10.0
@@ -15,15 +15,18 @@ def send(s):
     p.stdin.write(s + "\n")
     p.stdin.flush()
 
+# A reader thread feeds a queue: select() on a buffered text pipe can miss
+# lines already read into Python's buffer.
+lines_q = queue.Queue()
+threading.Thread(target=lambda: [lines_q.put(l) for l in p.stdout], daemon=True).start()
+
 def wait_for(prefix, deadline=None):
     lines = []
     while True:
         timeout = None if deadline is None else max(0.0, deadline - time.time())
-        r, _, _ = select.select([p.stdout], [], [], timeout)
-        if not r:
-            return None, lines
-        line = p.stdout.readline()
-        if not line:
+        try:
+            line = lines_q.get(timeout=timeout)
+        except queue.Empty:
             return None, lines
         lines.append(line.strip())
         if line.startswith(prefix):

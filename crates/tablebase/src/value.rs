@@ -99,6 +99,16 @@ impl Dtm {
         key(self).cmp(&key(other))
     }
 
+    /// Signed plies as engines (and Gaviota) report them: `+n` the side to move
+    /// mates in `n`, `-n` it is mated in `n`, `0` drawn or checkmated now.
+    pub fn signed_plies(self) -> i32 {
+        match self {
+            Dtm::Win(n) => n as i32,
+            Dtm::Loss(n) => -(n as i32),
+            Dtm::Draw => 0,
+        }
+    }
+
     /// Moves (not plies) to mate, as chess literature counts: "mate in N".
     pub fn moves(self) -> Option<u16> {
         match self {

@@ -26,11 +26,7 @@ fn three_man_tables_agree_with_gaviota() {
         for side in Color::ALL {
             for idx in 0..ix.size() {
                 let Some(pos) = ix.position(idx, side) else { continue };
-                let dtm = match Dtm::from_code(t.code(side, idx).unwrap()).unwrap() {
-                    Dtm::Win(p) => p as i32,
-                    Dtm::Loss(p) => -(p as i32),
-                    Dtm::Draw => 0,
-                };
+                let dtm = Dtm::from_code(t.code(side, idx).unwrap()).unwrap().signed_plies();
                 writeln!(f, "{}\t{}", pos.fen(), dtm).unwrap();
                 n += 1;
             }

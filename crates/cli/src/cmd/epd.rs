@@ -89,7 +89,12 @@ pub fn run(args: EpdArgs) -> Result<()> {
         options.push((k.to_string(), v.to_string()));
     }
     let config = SuiteConfig {
-        engine: EngineConfig { name: args.engine.clone(), command: args.engine.clone(), options, ..EngineConfig::default() },
+        engine: EngineConfig {
+            name: args.engine.clone(),
+            command: args.engine.clone(),
+            options,
+            ..EngineConfig::default()
+        },
         times,
         threads: args.threads,
         hash: args.hash,

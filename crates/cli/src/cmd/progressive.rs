@@ -113,6 +113,10 @@ fn run_mate(a: MateArgs) -> Result<()> {
     let rules: Rules = a.rules.parse()?;
     let pos = position_from(&a.fen, a.series, rules)?;
     let time = parse_time(&a.time)?;
+    let status = pos.status();
+    if status != bastion_progressive::Status::Ongoing {
+        bail!("the game is already over in this position ({status:?}); there is nothing to search");
+    }
     let (r, method) = if a.exhaustive {
         (exhaustive_mate(&pos, time, None), "exhaustive".to_string())
     } else {

@@ -13,6 +13,13 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
+/// `println!` that reports a closed stdout (`| head`) as an error instead of panicking.
+macro_rules! outln {
+    ($($t:tt)*) => {
+        writeln!(std::io::stdout().lock(), $($t)*)?
+    };
+}
+
 /// Arguments of `bastion solve`.
 #[derive(Args, Debug)]
 pub struct SolveArgs {
@@ -100,9 +107,9 @@ pub fn run(args: SolveArgs) -> Result<()> {
             nps: f64,
         }
         let out = Out { report: &report, seconds, nps: report.nodes as f64 / seconds.max(1e-9) };
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        outln!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        print_report(&pos, &report, &args, seconds);
+        print_report(&pos, &report, &args, seconds)?;
     }
     Ok(())
 }
@@ -114,57 +121,61 @@ fn secs(t: f64) -> Result<Duration> {
     Ok(Duration::from_secs_f64(t))
 }
 
-fn print_report(pos: &Position, r: &Report, args: &SolveArgs, seconds: f64) {
-    println!("{}  {}", r.fen, r.stipulation);
+fn print_report(pos: &Position, r: &Report, args: &SolveArgs, seconds: f64) -> Result<()> {
+    outln!("{}  {}", r.fen, r.stipulation);
     match r.status {
         bastion_solver::Status::NoSolution => {
-            println!("no solution: proved that {} cannot be fulfilled", r.stipulation)
+            outln!("no solution: proved that {} cannot be fulfilled", r.stipulation)
         }
         bastion_solver::Status::Solved => {
             if !r.keys.is_empty() {
                 let cooks = if r.keys.len() > 1 { " (cooked: every key is listed)" } else { "" };
-                println!("{} key{}{}", r.keys.len(), if r.keys.len() == 1 { "" } else { "s" }, cooks);
+                outln!("{} key{}{}", r.keys.len(), if r.keys.len() == 1 { "" } else { "s" }, cooks);
             }
             for k in &r.keys {
-                println!();
-                println!(
+                outln!();
+                outln!(
                     "key {}  ({} in {})",
                     k.san,
                     if r.stipulation.starts_with('s') { "selfmate" } else { "mate" },
                     k.moves
                 );
-                println!("  main line: {}", k.main_line_text);
+                outln!("  main line: {}", k.main_line_text);
                 if let Some(t) = &k.threat {
-                    println!("  threat:    {t}");
+                    outln!("  threat:    {t}");
                 }
                 if !k.defences.is_empty() {
-                    println!("  defences (longest first):");
-                    print_nodes(&pos.play(k.mv), &k.defences, 2, args.all_defences);
+                    outln!("  defences (longest first):");
+                    print_nodes(&pos.play(k.mv), &k.defences, 2, args.all_defences)?;
                 }
             }
             for l in &r.lines {
-                println!("  {l}");
+                outln!("  {l}");
             }
         }
     }
-    println!();
-    println!("{} nodes in {:.3} s ({:.0} nodes/s)", r.nodes, seconds, r.nodes as f64 / seconds.max(1e-9));
+    outln!();
+    outln!("{} nodes in {:.3} s ({:.0} nodes/s)", r.nodes, seconds, r.nodes as f64 / seconds.max(1e-9));
+    Ok(())
 }
 
-fn print_nodes(pos: &Position, nodes: &[bastion_solver::Node], indent: usize, full: bool) {
+fn print_nodes(pos: &Position, nodes: &[bastion_solver::Node], indent: usize, full: bool) -> Result<()> {
     for d in nodes {
         let pad = " ".repeat(indent * 2);
         let after = pos.play(d.mv);
         match d.children.first() {
             Some(rp) => {
-                println!("{pad}{}", san_line(pos, &[d.mv, rp.mv]));
+                outln!("{pad}{}", san_line(pos, &[d.mv, rp.mv]));
                 if full && !rp.children.is_empty() {
-                    print_nodes(&after.play(rp.mv), &rp.children, indent + 1, full);
+                    print_nodes(&after.play(rp.mv), &rp.children, indent + 1, full)?;
                 }
             }
-            None => println!("{pad}{}", san_line(pos, &[d.mv])),
+            None => {
+                outln!("{pad}{}", san_line(pos, &[d.mv]));
+            }
         }
     }
+    Ok(())
 }
 
 fn run_suite(path: &str, args: &SolveArgs) -> Result<()> {
@@ -190,13 +201,13 @@ fn run_suite(path: &str, args: &SolveArgs) -> Result<()> {
     let mut rows = Vec::new();
     let total = selected.len();
     if args.csv {
-        println!("line,id,expected,found,solved,seconds,nodes,nps,pv");
+        outln!("line,id,expected,found,solved,seconds,nodes,nps,pv");
     }
     for (i, e) in selected.iter().enumerate() {
         let row = run_entry_with(&mut solver, e, limit, !args.within);
         let solved = row.solved;
         if args.csv {
-            println!(
+            outln!(
                 "{},{},{},{},{},{:.4},{},{:.0},\"{}\"",
                 row.line,
                 row.id.clone().unwrap_or_default(),
@@ -210,7 +221,7 @@ fn run_suite(path: &str, args: &SolveArgs) -> Result<()> {
             );
             std::io::stdout().flush().ok();
         } else if !args.json {
-            println!(
+            outln!(
                 "[{}/{}] line {} #{}: {} {:.3}s {} nodes {}",
                 i + 1 + args.skip,
                 total + args.skip,
@@ -253,18 +264,23 @@ fn run_suite(path: &str, args: &SolveArgs) -> Result<()> {
             groups,
             rows,
         };
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        outln!("{}", serde_json::to_string_pretty(&out)?);
     } else if !args.csv {
-        println!();
-        println!("{:>5} {:>6} {:>7} {:>9} {:>9} {:>12}", "mate", "count", "solved", "median s", "max s", "nodes/s");
+        outln!();
+        outln!("{:>5} {:>6} {:>7} {:>9} {:>9} {:>12}", "mate", "count", "solved", "median s", "max s", "nodes/s");
         for g in &groups {
-            println!(
+            outln!(
                 "{:>5} {:>6} {:>7} {:>9.3} {:>9.3} {:>12.0}",
-                g.mate, g.positions, g.solved, g.median_s, g.max_s, g.nps
+                g.mate,
+                g.positions,
+                g.solved,
+                g.median_s,
+                g.max_s,
+                g.nps
             );
         }
         let solved = rows.iter().filter(|r| r.solved).count();
-        println!("total: {solved}/{} solved within {:.1} s each", rows.len(), limit.as_secs_f64());
+        outln!("total: {solved}/{} solved within {:.1} s each", rows.len(), limit.as_secs_f64());
     }
     Ok(())
 }
