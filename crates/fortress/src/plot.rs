@@ -192,19 +192,16 @@ fn draw<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, analysis: &Analysis, 
                 _ => segments.push(vec![p]),
             }
         }
-        let mut anno = None;
-        for seg in segments {
-            let a = if s.dashed {
-                chart
-                    .draw_series(DashedLineSeries::new(seg, 6, 4, style))
-                    .map_err(err)?
+        for (k, seg) in segments.into_iter().enumerate() {
+            let anno = if s.dashed {
+                chart.draw_series(DashedLineSeries::new(seg, 6, 4, style)).map_err(err)?
             } else {
                 chart.draw_series(LineSeries::new(seg, style)).map_err(err)?
             };
-            anno.get_or_insert(a);
+            if k == 0 {
+                anno.label(s.label.clone()).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
+            }
         }
-        let Some(anno) = anno else { continue };
-        anno.label(s.label.clone()).legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], style));
         chart.draw_series(s.points.iter().map(|&p| Circle::new(p, 2, color.filled()))).map_err(err)?;
     }
     chart

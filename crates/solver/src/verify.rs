@@ -124,3 +124,38 @@ pub fn self_line(pos: &Position, line: &[Move], n: u8) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// Replays everything in a [`crate::Report`] for `stip` from `pos`: each key's
+/// main line (and, for direct mates, its defence list as a tree, `full`
+/// when the report holds the whole tree) and every helpmate/series line.
+pub fn report(pos: &Position, stip: crate::Stipulation, r: &crate::Report, full: bool) -> Result<(), String> {
+    use crate::Stipulation::*;
+    for k in &r.keys {
+        match stip {
+            Direct(n) => {
+                direct_line(pos, &k.line, n)?;
+                direct_tree(pos, k, n, full)?;
+            }
+            SelfMate(n) => self_line(pos, &k.line, n)?,
+            _ => return Err("keys reported for a line stipulation".into()),
+        }
+    }
+    for l in &r.lines_uci {
+        let mut cur = pos.clone();
+        let mut moves = Vec::new();
+        for (i, u) in l.iter().enumerate() {
+            let m = cur.parse_uci(u).map_err(|e| e.to_string())?;
+            moves.push(m);
+            cur = cur.play(m);
+            if matches!(stip, Series(_)) && i + 1 < l.len() {
+                cur = cur.play_null();
+            }
+        }
+        match stip {
+            Help { plies } => help_line(pos, &moves, plies)?,
+            Series(n) => series_line(pos, &moves, n)?,
+            _ => return Err("lines reported for a key stipulation".into()),
+        }
+    }
+    Ok(())
+}

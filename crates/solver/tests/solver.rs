@@ -77,6 +77,7 @@ fn check_direct(fen: &str, n: u8) -> bastion_solver::Report {
         assert_eq!(keys_of(&r), brute_keys(&p, n), "{fen} #{n}");
     }
     assert_eq!(r.status == Status::Solved, !r.keys.is_empty());
+    verify::report(&p, Stipulation::Direct(n), &r, true).unwrap();
     r
 }
 
@@ -218,6 +219,7 @@ fn helpmate_lines_match_brute_force() {
     let mut s = Solver::new(8);
     let r = s.solve(&p, Stipulation::Help { plies: 4 }, &SolveOptions::default()).unwrap();
     assert_eq!(r.lines_uci.len(), brute_help(&p, 4));
+    verify::report(&p, Stipulation::Help { plies: 4 }, &r, false).unwrap();
     assert!(!r.lines.is_empty());
     for l in &r.lines_uci {
         let moves = replay_uci(&p, l, false);
@@ -237,6 +239,7 @@ fn series_lines_match_brute_force() {
         let mut s = Solver::new(8);
         let r = s.solve(&p, Stipulation::Series(n), &SolveOptions::default()).unwrap();
         assert_eq!(r.lines_uci.len(), brute_series(&p, n), "{fen}");
+        verify::report(&p, Stipulation::Series(n), &r, false).unwrap();
         assert!(!r.lines.is_empty());
         for l in &r.lines_uci {
             verify::series_line(&p, &replay_uci(&p, l, true), n).unwrap();
@@ -258,6 +261,7 @@ fn selfmates_match_brute_force() {
         let brute: BTreeSet<String> =
             p.legal_moves().iter().filter(|&&m| brute_self_defend(&p.play(m), n - 1)).map(|&m| p.to_uci(m)).collect();
         assert_eq!(keys_of(&r), brute, "{fen} s#{n}");
+        verify::report(&p, Stipulation::SelfMate(n), &r, false).unwrap();
         assert_eq!(brute_self_attack(&p, n), r.status == Status::Solved);
         for k in &r.keys {
             verify::self_line(&p, &k.line, n).unwrap();

@@ -219,11 +219,15 @@ pub fn generate(material: &Material, subs: &TableSet, progress: &ProgressBar) ->
         for o in outs {
             frontier.extend(o.next);
             for (lvl, nd) in o.later {
+                debug_assert!(lvl > level + 1, "scheduled for a level already reached");
                 later.entry(lvl).or_default().push(nd);
             }
         }
         level += 1;
     }
+    // Every level is at most the longest mate plus one: a level counter far
+    // beyond that would mean a scheduling error.
+    debug_assert!(level < 2000);
     report.levels = level;
 
     let Gen { values, .. } = g;
@@ -404,15 +408,14 @@ impl Gen<'_> {
                         _ => None,
                     }
                 };
-                match target {
-                    Some(t)
-                        if t == level
-                            && e.value.compare_exchange(DRAW, level_code(level), Relaxed, Relaxed).is_ok() =>
-                    {
+                // Decided now (and taken back at once, same level) or scheduled;
+                // a node someone else decided first is left alone.
+                if let Some(t) = target {
+                    if t > level {
+                        out.later.push((t, EP_FLAG | id as u64));
+                    } else if e.value.compare_exchange(DRAW, level_code(level), Relaxed, Relaxed).is_ok() {
                         self.process(EP_FLAG | id as u64, level, out);
                     }
-                    Some(t) => out.later.push((t, EP_FLAG | id as u64)),
-                    None => {}
                 }
             }
         }
@@ -454,14 +457,12 @@ impl Gen<'_> {
                     Some(Dtm::Loss(d)) => Some(d.max(level + 1)),
                     _ => None,
                 };
-                match target {
-                    Some(t)
-                        if t == level + 1 && cell.compare_exchange(DRAW, level_code(t), Relaxed, Relaxed).is_ok() =>
-                    {
+                if let Some(t) = target {
+                    if t > level + 1 {
+                        out.later.push((t, node(q_side, q)));
+                    } else if cell.compare_exchange(DRAW, level_code(t), Relaxed, Relaxed).is_ok() {
                         out.next.push(node(q_side, q));
                     }
-                    Some(t) => out.later.push((t, node(q_side, q))),
-                    None => {}
                 }
             }
         }

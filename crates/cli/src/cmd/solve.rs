@@ -98,6 +98,9 @@ pub fn run(args: SolveArgs) -> Result<()> {
     let report =
         solver.solve(&pos, stip, &opts).map_err(|e| anyhow::anyhow!("{e} before the solution was complete"))?;
     let seconds = start.elapsed().as_secs_f64();
+    // Every reported solution is replayed with the core's rules before it is shown.
+    bastion_solver::verify::report(&pos, stip, &report, args.all_defences)
+        .map_err(|e| anyhow::anyhow!("internal error: a reported solution failed verification: {e}"))?;
     if args.json {
         #[derive(Serialize)]
         struct Out<'a> {

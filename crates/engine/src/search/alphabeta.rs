@@ -154,7 +154,7 @@ impl Worker {
         cut_node: bool,
     ) -> i32 {
         if depth <= 0 {
-            return self.qsearch::<PV>(sh, pos, alpha, beta, ply);
+            return self.qsearch::<PV>(sh, pos, alpha, beta, ply, true);
         }
         let root = ply == 0;
         self.count_node(sh);
@@ -290,7 +290,7 @@ impl Worker {
         if !PV && !in_check && excluded.is_null() {
             // Razoring.
             if p.razoring && depth <= 3 && eval_est + 200 + 250 * depth < alpha {
-                let v = self.qsearch::<false>(sh, pos, alpha - 1, alpha, ply);
+                let v = self.qsearch::<false>(sh, pos, alpha - 1, alpha, ply, true);
                 if v < alpha {
                     return v;
                 }

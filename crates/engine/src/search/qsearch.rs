@@ -124,7 +124,7 @@ impl Worker {
             self.push_key(child.key());
             self.stack[ply].mv = m;
             self.stack[ply].cont = cont_index(pos, m);
-            let v = -self.qsearch::<PV>(sh, &child, -beta, -alpha, ply + 1);
+            let v = -self.qsearch::<PV>(sh, &child, -beta, -alpha, ply + 1, false);
             self.pop_key();
             if self.stopped {
                 return 0;
