@@ -49,6 +49,8 @@ pub struct SearchParams {
     pub counter_moves: bool,
     /// Lazy evaluation in quiescence.
     pub lazy_eval: bool,
+    /// Quiet checks (not losing material) at the first quiescence ply.
+    pub qsearch_checks: bool,
     /// Margin of lazy evaluation in centipawns.
     pub lazy_margin: i32,
     /// Contempt in centipawns: draws count as this much worse for the side to move at the root.
@@ -79,6 +81,7 @@ impl Default for SearchParams {
             history: true,
             counter_moves: true,
             lazy_eval: false,
+            qsearch_checks: true,
             lazy_margin: 400,
             contempt: 0,
         }
@@ -109,6 +112,7 @@ impl SearchParams {
             ("History", |p| &mut p.history),
             ("CounterMoves", |p| &mut p.counter_moves),
             ("LazyEval", |p| &mut p.lazy_eval),
+            ("QSearchChecks", |p| &mut p.qsearch_checks),
         ]
     }
 }

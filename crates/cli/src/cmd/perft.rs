@@ -6,6 +6,7 @@ use bastion_core::Position;
 use clap::Args;
 use serde::Serialize;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::io::Write;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -76,18 +77,19 @@ pub fn run(args: PerftArgs) -> Result<()> {
         perft::perft(&pos, depth)
     };
     let seconds = start.elapsed().as_secs_f64();
+    let mut out = std::io::stdout().lock();
     let report = Report { fen: pos.fen(), depth, nodes, seconds, nps: nodes as f64 / seconds.max(1e-9), divide };
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?);
     } else {
         for (m, n) in &report.divide {
-            println!("{m}: {n}");
+            writeln!(out, "{m}: {n}");
         }
-        println!("fen     {}", report.fen);
-        println!("depth   {depth}");
-        println!("nodes   {nodes}");
-        println!("time    {:.3} s", seconds);
-        println!("nps     {:.1} M/s", report.nps / 1e6);
+        writeln!(out, "fen     {}", report.fen);
+        writeln!(out, "depth   {depth}");
+        writeln!(out, "nodes   {nodes}");
+        writeln!(out, "time    {:.3} s", seconds);
+        writeln!(out, "nps     {:.1} M/s", report.nps / 1e6);
     }
     Ok(())
 }
@@ -127,18 +129,19 @@ fn run_suite(path: &str, args: &PerftArgs) -> Result<()> {
     let (total, checked) = (total.into_inner(), checked.into_inner());
     let failed = failed.into_inner().unwrap_or_else(|e| e.into_inner());
     let secs = start.elapsed().as_secs_f64();
+    let mut out = std::io::stdout().lock();
     if args.json {
         let doc = serde_json::json!({
             "suite": path, "positions": cases.len(), "checks": checked, "threads": threads,
             "failures": failed, "nodes": total, "seconds": secs, "nps": total as f64 / secs.max(1e-9),
         });
-        println!("{}", serde_json::to_string_pretty(&doc)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&doc)?);
     } else {
         for f in &failed {
-            println!("FAIL {f}");
+            writeln!(out, "FAIL {f}");
         }
-        println!("{} positions, {checked} checks, {} failed ({threads} threads)", cases.len(), failed.len());
-        println!("{total} nodes in {secs:.2} s ({:.1} M/s)", total as f64 / secs.max(1e-9) / 1e6);
+        writeln!(out, "{} positions, {checked} checks, {} failed ({threads} threads)", cases.len(), failed.len());
+        writeln!(out, "{total} nodes in {secs:.2} s ({:.1} M/s)", total as f64 / secs.max(1e-9) / 1e6);
     }
     if !failed.is_empty() {
         bail!("{} perft checks failed", failed.len());

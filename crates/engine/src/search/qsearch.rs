@@ -7,11 +7,13 @@ use super::Shared;
 use crate::eval;
 use crate::score::*;
 use crate::tt::Bound;
-use bastion_core::{Move, MoveList, Position, Role};
+use bastion_core::{GenType, Move, MoveList, Position, Role};
 
 const PIECE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 0];
 
 impl Worker {
+    /// `checks`: also try quiet checking moves that do not lose material (first quiescence ply only).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn qsearch<const PV: bool>(
         &mut self,
         sh: &Shared,
@@ -19,6 +21,7 @@ impl Worker {
         mut alpha: i32,
         beta: i32,
         ply: usize,
+        checks: bool,
     ) -> i32 {
         self.count_node(sh);
         if self.stopped {
@@ -95,9 +98,19 @@ impl Worker {
         while let Some(m) = picker.next(pos, &ctx) {
             moves.push(m);
         }
+        let first_quiet = moves.len();
+        if checks && !in_check && self.params.qsearch_checks {
+            let mut quiets = MoveList::new();
+            pos.generate_into(GenType::Quiet, &mut quiets);
+            for &m in quiets.iter() {
+                if m != tt_move && pos.gives_check(m) && pos.see_ge(m, 0) {
+                    moves.push(m);
+                }
+            }
+        }
         let mut best_move = Move::NULL;
         let mut legal = 0;
-        for m in moves.iter().copied() {
+        for (i, m) in moves.iter().copied().enumerate() {
             legal += 1;
             if !in_check && best > -TB_WIN_IN_MAX {
                 if let Some(r) = m.promotion_role() {
@@ -106,7 +119,7 @@ impl Worker {
                     }
                 }
                 // Delta pruning: even winning the piece does not reach alpha.
-                if !m.is_promotion() && !pos.gives_check(m) {
+                if i < first_quiet && !m.is_promotion() && !pos.gives_check(m) {
                     let gain = PIECE_VALUE[captured_role(pos, m).index()];
                     if futility_base + gain <= alpha {
                         best = best.max(futility_base + gain);
