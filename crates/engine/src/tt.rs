@@ -98,11 +98,20 @@ pub struct TranspositionTable {
 
 impl TranspositionTable {
     /// A table of about `mb` mebibytes (at least one bucket).
+    ///
+    /// # Panics
+    /// If the memory cannot be allocated; see [`TranspositionTable::try_new`].
     pub fn new(mb: usize) -> TranspositionTable {
-        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(n);
+        Self::try_new(mb).expect("transposition table allocation failed")
+    }
+
+    /// Like [`TranspositionTable::new`], but `None` when the memory is not available.
+    pub fn try_new(mb: usize) -> Option<TranspositionTable> {
+        let n = (mb.max(1).checked_mul(1024 * 1024)? / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(n).ok()?;
         buckets.resize_with(n, Bucket::default);
-        TranspositionTable { buckets, generation: AtomicU8::new(0) }
+        Some(TranspositionTable { buckets, generation: AtomicU8::new(0) })
     }
 
     /// Size in mebibytes.

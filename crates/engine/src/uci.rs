@@ -387,9 +387,13 @@ impl<W: Write + Send + 'static> UciSession<W> {
         match result {
             Ok(()) => {
                 if opts != self.opts {
-                    self.opts = opts.clone();
                     if let Some(e) = &mut self.engine {
-                        e.set_options(opts);
+                        if let Err(msg) = e.set_options(opts) {
+                            say(&self.out, &format!("info string {msg}"));
+                        }
+                        self.opts = e.options().clone();
+                    } else {
+                        self.opts = opts;
                     }
                 }
             }

@@ -282,7 +282,9 @@ impl Worker {
         }
         self.stack[ply].static_eval = static_eval;
         let improving = ply < 2
-            || (!in_check && self.stack[ply - 2].static_eval != NO_EVAL && static_eval > self.stack[ply - 2].static_eval);
+            || (!in_check
+                && self.stack[ply - 2].static_eval != NO_EVAL
+                && static_eval > self.stack[ply - 2].static_eval);
         self.killers[ply + 2] = [Move::NULL; 2];
         self.stack[ply + 1].excluded = Move::NULL;
         let us = pos.side_to_move();

@@ -208,15 +208,31 @@ impl Engine {
         &self.opts
     }
 
-    /// Changes options; resizes the hash table and thread pool as needed.
-    pub fn set_options(&mut self, opts: EngineOptions) {
+    /// Changes options; resizes the hash table and thread pool as needed. If the new hash
+    /// size cannot be allocated, the old table and size are kept and an error is returned
+    /// (the other options are still applied).
+    pub fn set_options(&mut self, mut opts: EngineOptions) -> Result<(), String> {
+        let mut result = Ok(());
         if opts.hash_mb != self.opts.hash_mb {
-            self.tt = Arc::new(TranspositionTable::new(opts.hash_mb));
+            // Free the old table first so that its memory can be reused.
+            self.tt = Arc::new(TranspositionTable::new(1));
+            match TranspositionTable::try_new(opts.hash_mb) {
+                Some(tt) => self.tt = Arc::new(tt),
+                None => {
+                    result =
+                        Err(format!("cannot allocate {} MB of hash; keeping {} MB", opts.hash_mb, self.opts.hash_mb));
+                    opts.hash_mb = self.opts.hash_mb;
+                    self.tt = Arc::new(
+                        TranspositionTable::try_new(opts.hash_mb).unwrap_or_else(|| TranspositionTable::new(1)),
+                    );
+                }
+            }
         }
         if opts.threads.max(1) != self.workers.len() {
             self.workers = (0..opts.threads.max(1)).map(Worker::new).collect();
         }
         self.opts = opts;
+        result
     }
 
     /// Installs (or removes) a tablebase prober.
