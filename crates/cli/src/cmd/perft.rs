@@ -80,16 +80,16 @@ pub fn run(args: PerftArgs) -> Result<()> {
     let mut out = std::io::stdout().lock();
     let report = Report { fen: pos.fen(), depth, nodes, seconds, nps: nodes as f64 / seconds.max(1e-9), divide };
     if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&report)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
         for (m, n) in &report.divide {
-            writeln!(out, "{m}: {n}");
+            writeln!(out, "{m}: {n}")?;
         }
-        writeln!(out, "fen     {}", report.fen);
-        writeln!(out, "depth   {depth}");
-        writeln!(out, "nodes   {nodes}");
-        writeln!(out, "time    {:.3} s", seconds);
-        writeln!(out, "nps     {:.1} M/s", report.nps / 1e6);
+        writeln!(out, "fen     {}", report.fen)?;
+        writeln!(out, "depth   {depth}")?;
+        writeln!(out, "nodes   {nodes}")?;
+        writeln!(out, "time    {:.3} s", seconds)?;
+        writeln!(out, "nps     {:.1} M/s", report.nps / 1e6)?;
     }
     Ok(())
 }
@@ -135,13 +135,13 @@ fn run_suite(path: &str, args: &PerftArgs) -> Result<()> {
             "suite": path, "positions": cases.len(), "checks": checked, "threads": threads,
             "failures": failed, "nodes": total, "seconds": secs, "nps": total as f64 / secs.max(1e-9),
         });
-        writeln!(out, "{}", serde_json::to_string_pretty(&doc)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
     } else {
         for f in &failed {
-            writeln!(out, "FAIL {f}");
+            writeln!(out, "FAIL {f}")?;
         }
-        writeln!(out, "{} positions, {checked} checks, {} failed ({threads} threads)", cases.len(), failed.len());
-        writeln!(out, "{total} nodes in {secs:.2} s ({:.1} M/s)", total as f64 / secs.max(1e-9) / 1e6);
+        writeln!(out, "{} positions, {checked} checks, {} failed ({threads} threads)", cases.len(), failed.len())?;
+        writeln!(out, "{total} nodes in {secs:.2} s ({:.1} M/s)", total as f64 / secs.max(1e-9) / 1e6)?;
     }
     if !failed.is_empty() {
         bail!("{} perft checks failed", failed.len());
