@@ -9,7 +9,7 @@
 //!
 //! Every un-move returned is exact: the predecessor is a legal position (the
 //! side not to move there is not in check, at most two checkers) and playing
-//! [`UnMove::forward`] in it with [`Position::play`] gives back the starting
+//! [`Position::unmove_forward`] in it with [`Position::play`] gives back the starting
 //! placement, side to move and en-passant square. Predecessors have no
 //! en-passant square except after taking back an en-passant capture, where
 //! the square the capture landed on is restored.
@@ -19,7 +19,7 @@
 //! let pos = Position::from_fen("8/8/8/8/8/2k5/8/K6R b - - 1 1").unwrap();
 //! for um in pos.unmoves(&[Role::Knight]) {
 //!     let before = pos.unplay(&um);
-//!     assert_eq!(before.play(um.forward()).epd(), pos.epd());
+//!     assert_eq!(before.play(pos.unmove_forward(&um)).epd(), pos.epd());
 //! }
 //! ```
 
