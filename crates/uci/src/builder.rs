@@ -97,22 +97,15 @@ impl EngineBuilder {
             return Err(UciError::EmptyCommand);
         }
         let mut command = Command::new(&self.program);
-        command
-            .args(&self.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(match self.stderr {
-                StderrMode::Capture => Stdio::piped(),
-                StderrMode::Discard => Stdio::null(),
-                StderrMode::Inherit => Stdio::inherit(),
-            });
+        command.args(&self.args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(match self.stderr {
+            StderrMode::Capture => Stdio::piped(),
+            StderrMode::Discard => Stdio::null(),
+            StderrMode::Inherit => Stdio::inherit(),
+        });
         if let Some(dir) = &self.current_dir {
             command.current_dir(dir);
         }
-        let child = command.spawn().map_err(|source| UciError::Spawn {
-            program: self.program.clone(),
-            source,
-        })?;
+        let child = command.spawn().map_err(|source| UciError::Spawn { program: self.program.clone(), source })?;
         Engine::start(child, &self.program, self.handshake_timeout)
     }
 }

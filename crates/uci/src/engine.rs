@@ -75,9 +75,7 @@ impl Engine {
     /// Starts `program` with `args` and performs the handshake, with default
     /// settings; use [`Engine::builder`] for more control.
     pub fn spawn(program: &str, args: &[String]) -> Result<Engine> {
-        EngineBuilder::new(program)
-            .args(args.iter().cloned())
-            .spawn()
+        EngineBuilder::new(program).args(args.iter().cloned()).spawn()
     }
 
     /// Starts an engine from a shell-style command line such as
@@ -93,14 +91,9 @@ impl Engine {
 
     /// Wraps a freshly spawned child, starts the output reader threads and
     /// performs the `uci` handshake. The child is killed on any failure.
-    pub(crate) fn start(
-        mut child: Child,
-        program: &str,
-        handshake_timeout: Duration,
-    ) -> Result<Engine> {
+    pub(crate) fn start(mut child: Child, program: &str, handshake_timeout: Duration) -> Result<Engine> {
         // Wrap the child first so that any failure below kills it in Drop.
-        let (stdin, stdout, stderr) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take());
+        let (stdin, stdout, stderr) = (child.stdin.take(), child.stdout.take(), child.stderr.take());
         let mut engine = Engine {
             child,
             stdin,
@@ -116,10 +109,7 @@ impl Engine {
         };
         // Failing to start a reader thread means the engine cannot be used
         // at all, so it is reported like a failure to start the process.
-        let spawn_error = |source| UciError::Spawn {
-            program: program.to_owned(),
-            source,
-        };
+        let spawn_error = |source| UciError::Spawn { program: program.to_owned(), source };
         if let Some(stdout) = stdout {
             engine.lines = Some(spawn_stdout_reader(stdout).map_err(spawn_error)?);
         }
@@ -147,9 +137,7 @@ impl Engine {
 
     /// Looks up an advertised option; UCI option names are case-insensitive.
     pub fn option(&self, name: &str) -> Option<&UciOption> {
-        self.options
-            .iter()
-            .find(|o| o.name.eq_ignore_ascii_case(name))
+        self.options.iter().find(|o| o.name.eq_ignore_ascii_case(name))
     }
 
     /// The engine's process id.
@@ -174,9 +162,7 @@ impl Engine {
     /// break, which would smuggle in a second command.
     pub fn send(&mut self, command: &str) -> Result<()> {
         if command.contains(['\n', '\r']) {
-            return Err(UciError::InvalidArgument(format!(
-                "command contains a line break: {command:?}"
-            )));
+            return Err(UciError::InvalidArgument(format!("command contains a line break: {command:?}")));
         }
         self.ensure_alive(Awaiting::Command)?;
         let mut line = String::with_capacity(command.len() + 1);
@@ -187,10 +173,7 @@ impl Engine {
         };
         // One write per command keeps commands whole even if the engine
         // reads with small buffers.
-        match stdin
-            .write_all(line.as_bytes())
-            .and_then(|()| stdin.flush())
-        {
+        match stdin.write_all(line.as_bytes()).and_then(|()| stdin.flush()) {
             Ok(()) => Ok(()),
             Err(e) if e.kind() == ErrorKind::BrokenPipe => Err(self.mark_exited(Awaiting::Command)),
             Err(e) => Err(UciError::Io(e)),
@@ -273,10 +256,7 @@ impl Engine {
         let command = params.to_command();
         let started = Instant::now();
         self.send(&command)?;
-        self.search = Some(SearchState {
-            started,
-            stop_sent: false,
-        });
+        self.search = Some(SearchState { started, stop_sent: false });
         Ok(())
     }
 
@@ -284,9 +264,7 @@ impl Engine {
     /// search is running.
     pub fn stop(&mut self) -> Result<()> {
         match self.search {
-            Some(SearchState {
-                stop_sent: false, ..
-            }) => {
+            Some(SearchState { stop_sent: false, .. }) => {
                 self.send("stop")?;
                 if let Some(s) = self.search.as_mut() {
                     s.stop_sent = true;
@@ -355,12 +333,7 @@ impl Engine {
 
     /// Runs a complete search, streaming each `info` to `on_info`, which may
     /// return [`SearchControl::Stop`] to end an infinite search.
-    pub fn search_with<F>(
-        &mut self,
-        params: &GoParams,
-        limit: Duration,
-        on_info: F,
-    ) -> Result<SearchResult>
+    pub fn search_with<F>(&mut self, params: &GoParams, limit: Duration, on_info: F) -> Result<SearchResult>
     where
         F: FnMut(&Info) -> SearchControl,
     {
@@ -393,10 +366,7 @@ impl Engine {
             }
             if Instant::now() >= deadline {
                 self.kill();
-                return Err(UciError::Timeout {
-                    awaiting: Awaiting::Exit,
-                    limit: timeout,
-                });
+                return Err(UciError::Timeout { awaiting: Awaiting::Exit, limit: timeout });
             }
             thread::sleep(EXIT_POLL);
         }
@@ -416,10 +386,7 @@ impl Engine {
     /// The `uci` / `uciok` exchange, collecting id and options.
     fn handshake(&mut self, limit: Duration) -> Result<()> {
         self.send("uci").map_err(|e| match e {
-            UciError::EngineExited { status, .. } => UciError::EngineExited {
-                awaiting: Awaiting::UciOk,
-                status,
-            },
+            UciError::EngineExited { status, .. } => UciError::EngineExited { awaiting: Awaiting::UciOk, status },
             other => other,
         })?;
         let deadline = deadline_after(Instant::now(), limit);
@@ -476,12 +443,7 @@ impl Engine {
     /// A line the reader thread received after the deadline counts as a
     /// timeout (an engine flooding `info` lines must not extend its time);
     /// it is kept for the next read so that a late `bestmove` is not lost.
-    fn next_line(
-        &mut self,
-        deadline: Instant,
-        limit: Duration,
-        awaiting: Awaiting,
-    ) -> Result<(String, Instant)> {
+    fn next_line(&mut self, deadline: Instant, limit: Duration, awaiting: Awaiting) -> Result<(String, Instant)> {
         let timeout = UciError::Timeout { awaiting, limit };
         if let Some((text, at)) = self.pushback.take() {
             if at > deadline {
@@ -561,10 +523,7 @@ impl Drop for Engine {
 /// (e.g. for `Duration::MAX`, a natural way to say "no limit").
 fn deadline_after(start: Instant, limit: Duration) -> Instant {
     const CENTURY: Duration = Duration::from_secs(100 * 365 * 24 * 60 * 60);
-    start
-        .checked_add(limit)
-        .or_else(|| start.checked_add(CENTURY))
-        .unwrap_or(start)
+    start.checked_add(limit).or_else(|| start.checked_add(CENTURY)).unwrap_or(start)
 }
 
 /// First whitespace-separated word of a line ("" for a blank line).
@@ -584,9 +543,7 @@ fn check_option_name(name: &str) -> Result<()> {
 /// cannot inject extra tokens or commands.
 fn check_moves(moves: &[String]) -> Result<()> {
     match moves.iter().find(|m| !is_uci_move(m)) {
-        Some(bad) => Err(UciError::InvalidArgument(format!(
-            "not a UCI move: {bad:?}"
-        ))),
+        Some(bad) => Err(UciError::InvalidArgument(format!("not a UCI move: {bad:?}"))),
         None => Ok(()),
     }
 }

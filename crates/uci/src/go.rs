@@ -37,45 +37,27 @@ pub struct GoParams {
 impl GoParams {
     /// A fixed-depth search.
     pub fn depth(depth: u32) -> Self {
-        Self {
-            depth: Some(depth),
-            ..Self::default()
-        }
+        Self { depth: Some(depth), ..Self::default() }
     }
 
     /// A fixed-node search.
     pub fn nodes(nodes: u64) -> Self {
-        Self {
-            nodes: Some(nodes),
-            ..Self::default()
-        }
+        Self { nodes: Some(nodes), ..Self::default() }
     }
 
     /// A fixed-time search.
     pub fn movetime(movetime: Duration) -> Self {
-        Self {
-            movetime: Some(movetime),
-            ..Self::default()
-        }
+        Self { movetime: Some(movetime), ..Self::default() }
     }
 
     /// An infinite search, ended by `stop`.
     pub fn infinite() -> Self {
-        Self {
-            infinite: true,
-            ..Self::default()
-        }
+        Self { infinite: true, ..Self::default() }
     }
 
     /// A clock-based search: remaining times and increments of both sides.
     pub fn clock(wtime: Duration, btime: Duration, winc: Duration, binc: Duration) -> Self {
-        Self {
-            wtime: Some(wtime),
-            btime: Some(btime),
-            winc: Some(winc),
-            binc: Some(binc),
-            ..Self::default()
-        }
+        Self { wtime: Some(wtime), btime: Some(btime), winc: Some(winc), binc: Some(binc), ..Self::default() }
     }
 
     /// Renders the `go` command line (without a trailing newline).
@@ -85,12 +67,7 @@ impl GoParams {
         let mut cmd = String::from("go");
         let ms = |d: &Duration| d.as_millis();
         // Writing to a String cannot fail, so the results are ignored.
-        let times = [
-            ("wtime", &self.wtime),
-            ("btime", &self.btime),
-            ("winc", &self.winc),
-            ("binc", &self.binc),
-        ];
+        let times = [("wtime", &self.wtime), ("btime", &self.btime), ("winc", &self.winc), ("binc", &self.binc)];
         for (key, value) in times {
             if let Some(d) = value {
                 let _ = write!(cmd, " {key} {}", ms(d));
@@ -156,10 +133,7 @@ mod tests {
         assert_eq!(GoParams::default().to_command(), "go");
         assert_eq!(GoParams::depth(7).to_command(), "go depth 7");
         assert_eq!(GoParams::nodes(5000).to_command(), "go nodes 5000");
-        assert_eq!(
-            GoParams::movetime(Duration::from_millis(250)).to_command(),
-            "go movetime 250"
-        );
+        assert_eq!(GoParams::movetime(Duration::from_millis(250)).to_command(), "go movetime 250");
         assert_eq!(GoParams::infinite().to_command(), "go infinite");
         let c = GoParams::clock(
             Duration::from_secs(10),

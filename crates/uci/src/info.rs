@@ -83,11 +83,7 @@ pub(crate) fn is_uci_move(token: &str) -> bool {
     let square = |f: u8, r: u8| (b'a'..=b'h').contains(&f) && (b'1'..=b'8').contains(&r);
     match b.len() {
         4 => square(b[0], b[1]) && square(b[2], b[3]),
-        5 => {
-            square(b[0], b[1])
-                && square(b[2], b[3])
-                && matches!(b[4].to_ascii_lowercase(), b'q' | b'r' | b'b' | b'n')
-        }
+        5 => square(b[0], b[1]) && square(b[2], b[3]) && matches!(b[4].to_ascii_lowercase(), b'q' | b'r' | b'b' | b'n'),
         _ => false,
     }
 }
@@ -96,9 +92,7 @@ pub(crate) fn is_uci_move(token: &str) -> bool {
 /// `string` can return the rest of the line with its original spacing.
 fn tokens(line: &str) -> Vec<(usize, &str)> {
     let base = line.as_ptr() as usize;
-    line.split_whitespace()
-        .map(|t| (t.as_ptr() as usize - base, t))
-        .collect()
+    line.split_whitespace().map(|t| (t.as_ptr() as usize - base, t)).collect()
 }
 
 /// Parses an `info` line. Never fails and never panics: fields that are
@@ -167,11 +161,7 @@ pub fn parse_info(line: &str) -> Info {
                         "cp" | "mate" => {
                             i += 1;
                             if let Some(v) = number::<i32>(&toks, &mut i) {
-                                info.score = Some(if t == "cp" {
-                                    Score::Cp(v)
-                                } else {
-                                    Score::Mate(v)
-                                });
+                                info.score = Some(if t == "cp" { Score::Cp(v) } else { Score::Mate(v) });
                             }
                         }
                         "lowerbound" => {
@@ -188,14 +178,8 @@ pub fn parse_info(line: &str) -> Info {
             }
             "wdl" => {
                 let start = i;
-                match (
-                    number(&toks, &mut i),
-                    number(&toks, &mut i),
-                    number(&toks, &mut i),
-                ) {
-                    (Some(win), Some(draw), Some(loss)) => {
-                        info.wdl = Some(WdlInfo { win, draw, loss })
-                    }
+                match (number(&toks, &mut i), number(&toks, &mut i), number(&toks, &mut i)) {
+                    (Some(win), Some(draw), Some(loss)) => info.wdl = Some(WdlInfo { win, draw, loss }),
                     // Incomplete triple: rewind so nothing is half-consumed.
                     _ => i = start,
                 }
@@ -286,14 +270,7 @@ mod tests {
         assert_eq!(info.multipv, Some(1));
         assert_eq!(info.score, Some(Score::Cp(35)));
         assert!(!info.lowerbound && !info.upperbound);
-        assert_eq!(
-            info.wdl,
-            Some(WdlInfo {
-                win: 120,
-                draw: 830,
-                loss: 50
-            })
-        );
+        assert_eq!(info.wdl, Some(WdlInfo { win: 120, draw: 830, loss: 50 }));
         assert_eq!(info.nodes, Some(2_153_467));
         assert_eq!(info.nps, Some(1_234_567));
         assert_eq!(info.hashfull, Some(412));
@@ -322,10 +299,7 @@ mod tests {
         assert_eq!(info.currmovenumber, Some(14));
         let info = parse_info("info depth 2 string NNUE  evaluation using  nn.bin depth 9");
         assert_eq!(info.depth, Some(2));
-        assert_eq!(
-            info.string.as_deref(),
-            Some("NNUE  evaluation using  nn.bin depth 9")
-        );
+        assert_eq!(info.string.as_deref(), Some("NNUE  evaluation using  nn.bin depth 9"));
         assert_eq!(parse_info("info string").string.as_deref(), Some(""));
     }
 
@@ -349,9 +323,7 @@ mod tests {
 
     #[test]
     fn garbage_is_tolerated() {
-        let info = parse_info(
-            "info depth x nodes -5 score cp nodes 12 wdl 1 2 time 99999999999999999999999",
-        );
+        let info = parse_info("info depth x nodes -5 score cp nodes 12 wdl 1 2 time 99999999999999999999999");
         assert_eq!(info.depth, None);
         assert_eq!(info.score, None);
         assert_eq!(info.nodes, Some(12));
@@ -367,21 +339,10 @@ mod tests {
 
     #[test]
     fn bestmove_variants() {
-        assert_eq!(
-            parse_bestmove("bestmove e7e8q"),
-            Some(BestMove {
-                best: Some("e7e8q".into()),
-                ponder: None
-            })
-        );
+        assert_eq!(parse_bestmove("bestmove e7e8q"), Some(BestMove { best: Some("e7e8q".into()), ponder: None }));
         assert_eq!(parse_bestmove("bestmove 0000").unwrap().best, None);
         assert_eq!(parse_bestmove("bestmove").unwrap(), BestMove::default());
-        assert_eq!(
-            parse_bestmove("bestmove g1f3 ponder (none)")
-                .unwrap()
-                .ponder,
-            None
-        );
+        assert_eq!(parse_bestmove("bestmove g1f3 ponder (none)").unwrap().ponder, None);
         assert_eq!(parse_bestmove("info bestmove e2e4"), None);
         assert_eq!(parse_bestmove(""), None);
         assert_eq!(parse_bestmove("bestmoves e2e4"), None);

@@ -79,11 +79,7 @@ pub fn parse_option(line: &str) -> Option<UciOption> {
         // Error" could otherwise be cut at a word like "max".
         let mut words = Vec::new();
         while let Some(&w) = toks.peek() {
-            let ends = if field == "name" {
-                w == "type"
-            } else {
-                FIELDS.contains(&w)
-            };
+            let ends = if field == "name" { w == "type" } else { FIELDS.contains(&w) };
             if ends {
                 break;
             }
@@ -94,13 +90,7 @@ pub fn parse_option(line: &str) -> Option<UciOption> {
         match field {
             "name" => name = Some(value),
             "type" => kind = OptionKind::from_word(&value),
-            "default" => {
-                default = Some(if value == "<empty>" {
-                    String::new()
-                } else {
-                    value
-                })
-            }
+            "default" => default = Some(if value == "<empty>" { String::new() } else { value }),
             "min" => min = value.parse().ok(),
             "max" => max = value.parse().ok(),
             "var" => vars.push(value),
@@ -109,14 +99,7 @@ pub fn parse_option(line: &str) -> Option<UciOption> {
     }
 
     let name = name.filter(|n| !n.is_empty())?;
-    Some(UciOption {
-        name,
-        kind: kind?,
-        default,
-        min,
-        max,
-        vars,
-    })
+    Some(UciOption { name, kind: kind?, default, min, max, vars })
 }
 
 #[cfg(test)]
@@ -147,10 +130,8 @@ mod tests {
 
     #[test]
     fn combo_with_multiword_vars() {
-        let o = parse_option(
-            "option name Style type combo default Very Solid var Very Solid var Normal var Risky",
-        )
-        .unwrap();
+        let o = parse_option("option name Style type combo default Very Solid var Very Solid var Normal var Risky")
+            .unwrap();
         assert_eq!(o.kind, OptionKind::Combo);
         assert_eq!(o.default.as_deref(), Some("Very Solid"));
         assert_eq!(o.vars, ["Very Solid", "Normal", "Risky"]);
@@ -158,8 +139,7 @@ mod tests {
 
     #[test]
     fn name_may_contain_field_words() {
-        let o =
-            parse_option("option name Max Depth Per min type spin default 3 min 0 max 9").unwrap();
+        let o = parse_option("option name Max Depth Per min type spin default 3 min 0 max 9").unwrap();
         assert_eq!(o.name, "Max Depth Per min");
         assert_eq!((o.min, o.max), (Some(0), Some(9)));
     }

@@ -57,17 +57,13 @@ fn for_each_line<R: Read>(stream: R, mut emit: impl FnMut(String, Instant) -> bo
 }
 
 /// Starts the stdout reader thread and returns the receiving end.
-pub(crate) fn spawn_stdout_reader<R: Read + Send + 'static>(
-    stdout: R,
-) -> std::io::Result<Receiver<Event>> {
+pub(crate) fn spawn_stdout_reader<R: Read + Send + 'static>(stdout: R) -> std::io::Result<Receiver<Event>> {
     let (tx, rx): (Sender<Event>, Receiver<Event>) = mpsc::channel();
-    thread::Builder::new()
-        .name("uci-stdout".into())
-        .spawn(move || {
-            // A failed send means the engine handle was dropped: stop.
-            for_each_line(stdout, |text, at| tx.send(Event::Line { text, at }).is_ok());
-            let _ = tx.send(Event::Eof);
-        })?;
+    thread::Builder::new().name("uci-stdout".into()).spawn(move || {
+        // A failed send means the engine handle was dropped: stop.
+        for_each_line(stdout, |text, at| tx.send(Event::Line { text, at }).is_ok());
+        let _ = tx.send(Event::Eof);
+    })?;
     Ok(rx)
 }
 
@@ -78,24 +74,19 @@ pub(crate) type StderrTail = Arc<Mutex<VecDeque<String>>>;
 ///
 /// Stderr must be drained even if nobody looks at it: an engine that fills
 /// the pipe buffer would block forever on its next diagnostic write.
-pub(crate) fn spawn_stderr_collector<R: Read + Send + 'static>(
-    stderr: R,
-    tail: StderrTail,
-) -> std::io::Result<()> {
-    thread::Builder::new()
-        .name("uci-stderr".into())
-        .spawn(move || {
-            for_each_line(stderr, |line, _| {
-                // A poisoned lock only means another thread panicked while
-                // holding it; the deque itself is still usable.
-                let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
-                if tail.len() == STDERR_TAIL_LINES {
-                    tail.pop_front();
-                }
-                tail.push_back(line);
-                true
-            });
-        })?;
+pub(crate) fn spawn_stderr_collector<R: Read + Send + 'static>(stderr: R, tail: StderrTail) -> std::io::Result<()> {
+    thread::Builder::new().name("uci-stderr".into()).spawn(move || {
+        for_each_line(stderr, |line, _| {
+            // A poisoned lock only means another thread panicked while
+            // holding it; the deque itself is still usable.
+            let mut tail = tail.lock().unwrap_or_else(|e| e.into_inner());
+            if tail.len() == STDERR_TAIL_LINES {
+                tail.pop_front();
+            }
+            tail.push_back(line);
+            true
+        });
+    })?;
     Ok(())
 }
 
@@ -114,10 +105,7 @@ mod tests {
 
     #[test]
     fn splits_lines_and_strips_terminators() {
-        assert_eq!(
-            lines_of(b"uciok\r\nreadyok\nlast"),
-            ["uciok", "readyok", "last"]
-        );
+        assert_eq!(lines_of(b"uciok\r\nreadyok\nlast"), ["uciok", "readyok", "last"]);
         assert_eq!(lines_of(b""), Vec::<String>::new());
         assert_eq!(lines_of(b"\n\n"), ["", ""]);
     }

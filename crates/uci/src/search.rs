@@ -34,10 +34,7 @@ impl SearchResult {
     /// The last scored `info` of the main line (multipv 1 or unset): the
     /// engine's final verdict on the position.
     pub fn final_info(&self) -> Option<&Info> {
-        self.infos
-            .iter()
-            .rev()
-            .find(|i| i.score.is_some() && matches!(i.multipv, None | Some(1)))
+        self.infos.iter().rev().find(|i| i.score.is_some() && matches!(i.multipv, None | Some(1)))
     }
 
     /// Score of [`SearchResult::final_info`].

@@ -2,10 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use bastion_uci::{
-    Awaiting, Engine, EngineBuilder, GoParams, OptionKind, Score, SearchControl, StderrMode,
-    UciError,
-};
+use bastion_uci::{Awaiting, Engine, EngineBuilder, GoParams, OptionKind, Score, SearchControl, StderrMode, UciError};
 
 const FAKE: &str = env!("CARGO_BIN_EXE_fake_uci_engine");
 /// Generous: the test machine is small and shared.
@@ -46,14 +43,8 @@ fn handshake_collects_id_and_options() {
     assert_eq!((hash.min, hash.max), (Some(1), Some(33_554_432)));
     let style = engine.option("Style").unwrap();
     assert_eq!(style.vars, ["Very Solid", "Normal", "Risky"]);
-    assert_eq!(
-        engine.option("Clear Hash").unwrap().kind,
-        OptionKind::Button
-    );
-    assert_eq!(
-        engine.option("SyzygyPath").unwrap().default.as_deref(),
-        Some("")
-    );
+    assert_eq!(engine.option("Clear Hash").unwrap().kind, OptionKind::Button);
+    assert_eq!(engine.option("SyzygyPath").unwrap().default.as_deref(), Some(""));
 }
 
 #[test]
@@ -64,9 +55,7 @@ fn full_search_round_trip() {
     engine.press_button("Clear Hash").unwrap();
     engine.new_game().unwrap();
     engine.is_ready(LIMIT).unwrap();
-    engine
-        .position("startpos", &moves(&["e2e4", "e7e5"]))
-        .unwrap();
+    engine.position("startpos", &moves(&["e2e4", "e7e5"])).unwrap();
 
     let started = Instant::now();
     let result = engine.search(&GoParams::depth(5), LIMIT).unwrap();
@@ -80,11 +69,7 @@ fn full_search_round_trip() {
     assert_eq!(result.score(), Some(Score::Cp(50)));
     assert_eq!(result.final_info().unwrap().pv, ["e2e4", "e7e5"]);
 
-    let strings: Vec<&str> = result
-        .infos
-        .iter()
-        .filter_map(|i| i.string.as_deref())
-        .collect();
+    let strings: Vec<&str> = result.infos.iter().filter_map(|i| i.string.as_deref()).collect();
     assert_eq!(
         strings,
         [
@@ -97,16 +82,11 @@ fn full_search_round_trip() {
     assert_eq!(result.infos.len(), 9);
 
     // A second search gets its own answer; an "unlimited" limit is fine.
-    engine
-        .position("8/8/8/8/8/8/8/K1k5 w - - 0 1", &[])
-        .unwrap();
+    engine.position("8/8/8/8/8/8/8/K1k5 w - - 0 1", &[]).unwrap();
     engine.is_ready(Duration::MAX).unwrap();
     let second = engine.search(&GoParams::nodes(1), Duration::MAX).unwrap();
     assert_eq!(second.best_move(), Some("d2d4"));
-    assert_eq!(
-        second.infos[0].string.as_deref(),
-        Some("position fen 8/8/8/8/8/8/8/K1k5 w - - 0 1")
-    );
+    assert_eq!(second.infos[0].string.as_deref(), Some("position fen 8/8/8/8/8/8/8/K1k5 w - - 0 1"));
 
     let status = engine.quit(LIMIT).unwrap().expect("reaped");
     assert!(status.success());
@@ -119,14 +99,8 @@ fn command_line_is_split_like_a_shell() {
     assert_eq!(engine.name(), Some("Fake Engine 1.0"));
     engine.is_ready(LIMIT).unwrap();
 
-    assert!(matches!(
-        Engine::from_command_line("   "),
-        Err(UciError::EmptyCommand)
-    ));
-    assert!(matches!(
-        EngineBuilder::from_command_line("engine 'unterminated"),
-        Err(UciError::BadCommandLine(_))
-    ));
+    assert!(matches!(Engine::from_command_line("   "), Err(UciError::EmptyCommand)));
+    assert!(matches!(EngineBuilder::from_command_line("engine 'unterminated"), Err(UciError::BadCommandLine(_))));
 }
 
 #[test]
@@ -157,26 +131,15 @@ fn split_go_stop_wait() {
     let mut engine = fake("normal");
     engine.go(&GoParams::infinite()).unwrap();
     assert!(engine.is_searching());
-    assert!(matches!(
-        engine.go(&GoParams::depth(1)),
-        Err(UciError::SearchInProgress)
-    ));
-    assert!(matches!(
-        engine.is_ready(LIMIT),
-        Err(UciError::SearchInProgress)
-    ));
+    assert!(matches!(engine.go(&GoParams::depth(1)), Err(UciError::SearchInProgress)));
+    assert!(matches!(engine.is_ready(LIMIT), Err(UciError::SearchInProgress)));
     std::thread::sleep(Duration::from_millis(30));
     engine.stop().unwrap();
     engine.stop().unwrap(); // idempotent
-    let result = engine
-        .wait_bestmove(LIMIT, |_| SearchControl::Continue)
-        .unwrap();
+    let result = engine.wait_bestmove(LIMIT, |_| SearchControl::Continue).unwrap();
     assert_eq!(result.best_move(), Some("e2e4"));
     assert!(result.elapsed >= Duration::from_millis(30));
-    assert!(matches!(
-        engine.wait_bestmove(LIMIT, |_| SearchControl::Continue),
-        Err(UciError::NoSearch)
-    ));
+    assert!(matches!(engine.wait_bestmove(LIMIT, |_| SearchControl::Continue), Err(UciError::NoSearch)));
 }
 
 #[test]
@@ -207,24 +170,14 @@ fn hung_search_times_out_and_engine_is_killed_on_drop() {
     let started = Instant::now();
     let err = engine.search(&GoParams::depth(5), limit).unwrap_err();
     let waited = started.elapsed();
-    assert!(
-        matches!(err, UciError::Timeout { awaiting: Awaiting::BestMove, limit: l } if l == limit),
-        "{err:?}"
-    );
+    assert!(matches!(err, UciError::Timeout { awaiting: Awaiting::BestMove, limit: l } if l == limit), "{err:?}");
     assert!(err.is_timeout());
-    assert!(
-        waited >= limit && waited < limit + Duration::from_secs(3),
-        "{waited:?}"
-    );
+    assert!(waited >= limit && waited < limit + Duration::from_secs(3), "{waited:?}");
     assert!(!engine.is_searching());
 
     assert_ne!(process_exists(pid), Some(false));
     drop(engine);
-    assert_ne!(
-        process_exists(pid),
-        Some(true),
-        "engine process survived drop"
-    );
+    assert_ne!(process_exists(pid), Some(true), "engine process survived drop");
 }
 
 #[test]
@@ -239,13 +192,8 @@ fn info_flood_does_not_extend_the_deadline() {
 
 #[test]
 fn late_bestmove_of_timed_out_search_is_not_reused() {
-    let mut engine = Engine::builder(FAKE)
-        .args(["--mode", "slow-go", "--delay-ms", "400"])
-        .spawn()
-        .unwrap();
-    let err = engine
-        .search(&GoParams::depth(1), Duration::from_millis(50))
-        .unwrap_err();
+    let mut engine = Engine::builder(FAKE).args(["--mode", "slow-go", "--delay-ms", "400"]).spawn().unwrap();
+    let err = engine.search(&GoParams::depth(1), Duration::from_millis(50)).unwrap_err();
     assert!(err.is_timeout());
     // The first search's "e2e4" arrives late and must be skipped.
     let result = engine.search(&GoParams::depth(1), LIMIT).unwrap();
@@ -260,16 +208,7 @@ fn handshake_timeout_and_crash() {
         .handshake_timeout(Duration::from_millis(200))
         .spawn()
         .unwrap_err();
-    assert!(
-        matches!(
-            err,
-            UciError::Timeout {
-                awaiting: Awaiting::UciOk,
-                ..
-            }
-        ),
-        "{err:?}"
-    );
+    assert!(matches!(err, UciError::Timeout { awaiting: Awaiting::UciOk, .. }), "{err:?}");
     assert!(started.elapsed() < Duration::from_secs(3));
 
     let err = Engine::spawn(FAKE, &moves(&["--mode", "crash-on-uci"])).unwrap_err();
@@ -294,16 +233,7 @@ fn quit_that_is_ignored_ends_in_kill() {
     let engine = fake("ignore-quit");
     let pid = engine.pid();
     let err = engine.quit(Duration::from_millis(100)).unwrap_err();
-    assert!(
-        matches!(
-            err,
-            UciError::Timeout {
-                awaiting: Awaiting::Exit,
-                ..
-            }
-        ),
-        "{err:?}"
-    );
+    assert!(matches!(err, UciError::Timeout { awaiting: Awaiting::Exit, .. }), "{err:?}");
     assert_ne!(process_exists(pid), Some(true));
 }
 
@@ -317,16 +247,10 @@ fn malformed_arguments_are_rejected_before_sending() {
         engine.position("  ", &[]),
         engine.position("fen ", &[]),
         engine.set_option(" ", "1"),
-        engine.go(&GoParams {
-            searchmoves: moves(&["nonsense"]),
-            ..GoParams::depth(1)
-        }),
+        engine.go(&GoParams { searchmoves: moves(&["nonsense"]), ..GoParams::depth(1) }),
     ];
     for result in bad {
-        assert!(
-            matches!(result, Err(UciError::InvalidArgument(_))),
-            "{result:?}"
-        );
+        assert!(matches!(result, Err(UciError::InvalidArgument(_))), "{result:?}");
     }
     // None of that reached the engine, which is still responsive.
     engine.is_ready(LIMIT).unwrap();
@@ -339,14 +263,8 @@ fn stderr_is_captured() {
     while engine.stderr_tail().is_empty() && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(5));
     }
-    assert_eq!(
-        engine.stderr_tail(),
-        ["fake_uci_engine starting in mode normal"]
-    );
+    assert_eq!(engine.stderr_tail(), ["fake_uci_engine starting in mode normal"]);
 
-    let quiet = Engine::builder(FAKE)
-        .stderr(StderrMode::Discard)
-        .spawn()
-        .unwrap();
+    let quiet = Engine::builder(FAKE).stderr(StderrMode::Discard).spawn().unwrap();
     assert!(quiet.stderr_tail().is_empty());
 }

@@ -1,14 +1,14 @@
 //! One module per subcommand; each parses its arguments and calls library crates.
 
-pub mod perft;
-pub mod fortress;
-pub mod serve;
-pub mod tb;
-pub mod progressive;
-pub mod solve;
-pub mod uci;
 pub mod bench;
-pub mod tune;
-pub mod match_cmd;
-pub mod epd;
 pub mod book;
+pub mod epd;
+pub mod fortress;
+pub mod match_cmd;
+pub mod perft;
+pub mod progressive;
+pub mod serve;
+pub mod solve;
+pub mod tb;
+pub mod tune;
+pub mod uci;

@@ -5,8 +5,8 @@ use bastion_core::perft::{self, parse_suite};
 use bastion_core::Position;
 use clap::Args;
 use serde::Serialize;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::io::Write;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 

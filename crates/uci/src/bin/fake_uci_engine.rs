@@ -26,12 +26,7 @@ use std::thread;
 use std::time::Duration;
 
 /// Best moves of successive searches, cycled.
-const BEST_MOVES: [(&str, &str); 4] = [
-    ("e2e4", "e7e5"),
-    ("d2d4", "d7d5"),
-    ("c2c4", "c7c5"),
-    ("g1f3", "g8f6"),
-];
+const BEST_MOVES: [(&str, &str); 4] = [("e2e4", "e7e5"), ("d2d4", "d7d5"), ("c2c4", "c7c5"), ("g1f3", "g8f6")];
 
 struct Fake {
     mode: String,
@@ -50,17 +45,14 @@ fn say(line: &str) {
 }
 
 fn arg_value(args: &[String], key: &str) -> Option<String> {
-    args.iter()
-        .position(|a| a == key)
-        .and_then(|i| args.get(i + 1).cloned())
+    args.iter().position(|a| a == key).and_then(|i| args.get(i + 1).cloned())
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mode = arg_value(&args, "--mode").unwrap_or_else(|| "normal".to_owned());
-    let delay = arg_value(&args, "--delay-ms")
-        .and_then(|v| v.parse().ok())
-        .map_or(Duration::ZERO, Duration::from_millis);
+    let delay =
+        arg_value(&args, "--delay-ms").and_then(|v| v.parse().ok()).map_or(Duration::ZERO, Duration::from_millis);
     eprintln!("fake_uci_engine starting in mode {mode}");
 
     // Read stdin on a thread so an infinite search can poll for `stop`.
@@ -74,14 +66,7 @@ fn main() {
         }
     });
 
-    let mut fake = Fake {
-        mode,
-        delay,
-        position: "startpos".to_owned(),
-        options: BTreeMap::new(),
-        searches: 0,
-        input,
-    };
+    let mut fake = Fake { mode, delay, position: "startpos".to_owned(), options: BTreeMap::new(), searches: 0, input };
     while let Ok(line) = fake.input.recv() {
         fake.command(line.trim());
     }
@@ -150,11 +135,7 @@ impl Fake {
         }
 
         say(&format!("info string position {}", self.position));
-        let options: Vec<String> = self
-            .options
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect();
+        let options: Vec<String> = self.options.iter().map(|(k, v)| format!("{k}={v}")).collect();
         say(&format!("info string options {}", options.join(";")));
         say(&format!("info string go {args}"));
 
