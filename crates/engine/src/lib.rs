@@ -3,6 +3,7 @@
 //! Other parts of Bastion (fortress detector, arena, web app) run searches in
 //! process through [`Engine`]; the `bastion` binary speaks UCI through [`uci`].
 
+pub mod book;
 pub mod eval;
 pub mod options;
 pub mod score;
@@ -10,6 +11,7 @@ pub mod search;
 pub mod tb;
 pub mod tt;
 
+pub use book::{BookLoader, BookProber};
 pub use options::{EngineOptions, SearchParams};
 pub use score::Score;
 pub use search::{Engine, Limits, PvLine, ScoreBound, SearchControl, SearchInfo, SearchResult};

@@ -5,6 +5,7 @@
 //! and `quit` are answered at once. Malformed input is reported with
 //! `info string` and otherwise ignored.
 
+use crate::book::{BookLoader, BookProber};
 use crate::options::{EngineOptions, SearchParams};
 use crate::score::Score;
 use crate::search::{Engine, Limits, ScoreBound, SearchControl, SearchInfo};
@@ -35,6 +36,10 @@ pub struct UciSession<W: Write + Send + 'static> {
     tb_loader: Option<TbLoader>,
     tb_paths: Vec<(String, String)>,
     unbounded: bool,
+    book_loader: Option<BookLoader>,
+    book: Option<Arc<dyn BookProber>>,
+    own_book: bool,
+    book_rng: u64,
 }
 
 impl<W: Write + Send + 'static> UciSession<W> {
@@ -56,7 +61,33 @@ impl<W: Write + Send + 'static> UciSession<W> {
             tb_loader: None,
             tb_paths: Vec::new(),
             unbounded: false,
+            book_loader: None,
+            book: None,
+            own_book: false,
+            // Seeded from the clock so that book choices vary between games.
+            book_rng: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0x9E37_79B9_7F4A_7C15, |d| d.as_nanos() as u64)
+                | 1,
         }
+    }
+
+    /// Installs the loader used by the `BookFile` option.
+    pub fn with_book_loader(mut self, loader: BookLoader) -> Self {
+        self.book_loader = Some(loader);
+        self
+    }
+
+    /// A book move for the current position, if `OwnBook` is on and the book has one.
+    fn book_move(&mut self, limits: &Limits) -> Option<Move> {
+        if !self.own_book || limits.infinite || limits.ponder || !limits.searchmoves.is_empty() {
+            return None;
+        }
+        let book = self.book.as_ref()?;
+        self.book_rng ^= self.book_rng << 13;
+        self.book_rng ^= self.book_rng >> 7;
+        self.book_rng ^= self.book_rng << 17;
+        book.pick(&self.pos, self.book_rng).filter(|&m| self.pos.is_legal(m))
     }
 
     /// Installs the tablebase loader used by `SyzygyPath` / `BastionTBPath`.
@@ -173,6 +204,8 @@ impl<W: Write + Send + 'static> UciSession<W> {
         lines.push("option name Contempt type spin default 0 min -200 max 200".to_string());
         lines.push("option name SyzygyPath type string default <empty>".to_string());
         lines.push("option name BastionTBPath type string default <empty>".to_string());
+        lines.push("option name OwnBook type check default false".to_string());
+        lines.push("option name BookFile type string default <empty>".to_string());
         lines.push("uciok".to_string());
         for l in lines {
             self.say(&l);
@@ -283,6 +316,11 @@ impl<W: Write + Send + 'static> UciSession<W> {
     fn cmd_go(&mut self, args: &[&str]) {
         self.finish_search();
         let limits = self.parse_go(args);
+        if let Some(m) = self.book_move(&limits) {
+            self.say("info string book move");
+            self.say(&format!("bestmove {}", self.pos.to_uci(m)));
+            return;
+        }
         self.unbounded = limits.infinite
             || limits.ponder
             || (limits.depth.is_none()
@@ -379,6 +417,8 @@ impl<W: Write + Send + 'static> UciSession<W> {
                 Ok(())
             }
             "syzygypath" | "bastiontbpath" => self.set_tb_path(&name, &value),
+            "ownbook" => check(&value).map(|b| self.own_book = b),
+            "bookfile" => self.set_book_file(&value),
             _ => match SearchParams::switches().iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)) {
                 Some((_, field)) => check(&value).map(|b| *field(&mut opts.params) = b),
                 None => Err("unknown option".to_string()),
@@ -399,6 +439,20 @@ impl<W: Write + Send + 'static> UciSession<W> {
             }
             Err(e) => self.say(&format!("info string setoption {:?}: {e}; ignored", truncate(&name))),
         }
+    }
+
+    fn set_book_file(&mut self, value: &str) -> Result<(), String> {
+        let path = value.trim();
+        if path.is_empty() || path == "<empty>" {
+            self.book = None;
+            return Ok(());
+        }
+        let Some(loader) = &self.book_loader else {
+            return Err("this build has no opening-book support wired in".to_string());
+        };
+        self.book = Some(loader(path)?);
+        self.say(&format!("info string BookFile set to {path:?}"));
+        Ok(())
     }
 
     fn set_tb_path(&mut self, name: &str, value: &str) -> Result<(), String> {
@@ -499,9 +553,17 @@ pub fn pv_string(pos: &Position, pv: &[Move]) -> String {
 
 /// Runs a UCI session on standard input and output.
 pub fn run_stdio(loader: Option<TbLoader>) {
+    run_stdio_with(loader, None);
+}
+
+/// Runs a UCI session on standard input and output with tablebase and book loaders.
+pub fn run_stdio_with(tb: Option<TbLoader>, book: Option<BookLoader>) {
     let mut session = UciSession::new(std::io::stdout());
-    if let Some(l) = loader {
+    if let Some(l) = tb {
         session = session.with_tablebase_loader(l);
+    }
+    if let Some(l) = book {
+        session = session.with_book_loader(l);
     }
     session.run(std::io::stdin().lock());
 }

@@ -201,3 +201,36 @@ fn compiled_engine_survives_hostile_input_and_stops_promptly() {
         std::thread::sleep(Duration::from_millis(10));
     }
 }
+
+/// A book that knows one move, 1.e4, in the start position only.
+struct OneLineBook;
+
+impl bastion_engine::BookProber for OneLineBook {
+    fn pick(&self, pos: &bastion_core::Position, _random: u64) -> Option<bastion_core::Move> {
+        (pos.fen() == bastion_core::Position::startpos().fen()).then(|| pos.parse_uci("e2e4").unwrap())
+    }
+}
+
+#[test]
+fn own_book_answers_in_book_and_searches_out_of_book() {
+    let run = |input: &str| {
+        let buf = Shared::default();
+        UciSession::new(buf.clone())
+            .with_book_loader(Box::new(|_path| Ok(Arc::new(OneLineBook) as Arc<dyn bastion_engine::BookProber>)))
+            .run(input.as_bytes());
+        let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+        text.lines().map(str::to_string).collect::<Vec<_>>()
+    };
+    let book = "setoption name BookFile value any.bin\nsetoption name OwnBook value true\n";
+    let out = run(&format!("{book}position startpos\ngo depth 3\nquit\n"));
+    assert!(out.iter().any(|l| l == "info string book move"), "{out:?}");
+    assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).collect::<Vec<_>>(), ["bestmove e2e4"]);
+    assert!(!out.iter().any(|l| l.starts_with("info depth")));
+    // Out of book the engine searches.
+    let out = run(&format!("{book}position startpos moves d2d4\ngo depth 3\nquit\n"));
+    assert!(out.iter().any(|l| l.starts_with("info depth 3")), "{out:?}");
+    assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1);
+    // With OwnBook off the book is not used.
+    let out = run("setoption name BookFile value any.bin\nposition startpos\ngo depth 2\nquit\n");
+    assert!(!out.iter().any(|l| l == "info string book move"));
+}

@@ -149,6 +149,22 @@ fn loader() -> bastion_engine::uci::TbLoader {
 
 /// Runs the engine on stdin/stdout until `quit` or end of input.
 pub fn run(_args: UciArgs) -> Result<()> {
-    bastion_engine::uci::run_stdio(Some(loader()));
+    bastion_engine::uci::run_stdio_with(Some(loader()), Some(book_loader()));
     Ok(())
+}
+
+/// A Polyglot book behind the engine's book trait (options OwnBook / BookFile).
+struct Polyglot(bastion_arena::book::PolyglotBook);
+
+impl bastion_engine::BookProber for Polyglot {
+    fn pick(&self, pos: &Position, random: u64) -> Option<Move> {
+        self.0.pick_weighted(pos, random)
+    }
+}
+
+fn book_loader() -> bastion_engine::BookLoader {
+    Box::new(|path: &str| {
+        let book = bastion_arena::book::PolyglotBook::open(path).map_err(|e| e.to_string())?;
+        Ok(Arc::new(Polyglot(book)) as Arc<dyn bastion_engine::BookProber>)
+    })
 }
