@@ -18,6 +18,19 @@ pub enum Wdl {
     Win,
 }
 
+impl Wdl {
+    /// The same value seen by the other side.
+    pub fn flip(self) -> Wdl {
+        match self {
+            Wdl::Loss => Wdl::Win,
+            Wdl::BlessedLoss => Wdl::CursedWin,
+            Wdl::Draw => Wdl::Draw,
+            Wdl::CursedWin => Wdl::BlessedLoss,
+            Wdl::Win => Wdl::Loss,
+        }
+    }
+}
+
 /// A tablebase the search can consult.
 pub trait TbProber: Send + Sync {
     /// Largest number of pieces (kings included) the tables cover.
@@ -51,15 +64,7 @@ pub trait TbProber: Send + Sync {
                 out.push((m, w, dist));
                 continue;
             }
-            let v = self.probe_wdl(&child)?;
-            let mine = match v {
-                Wdl::Loss => Wdl::Win,
-                Wdl::BlessedLoss => Wdl::CursedWin,
-                Wdl::Draw => Wdl::Draw,
-                Wdl::CursedWin => Wdl::BlessedLoss,
-                Wdl::Win => Wdl::Loss,
-            };
-            out.push((m, mine, None));
+            out.push((m, self.probe_wdl(&child)?.flip(), None));
         }
         Some(out)
     }

@@ -97,14 +97,7 @@ impl TbProber for Combined {
                 // Not right after a zeroing move: WDL-after-zeroing may be off; skip ranking.
                 return None;
             };
-            let mine = match w {
-                Wdl::Loss => Wdl::Win,
-                Wdl::BlessedLoss => Wdl::CursedWin,
-                Wdl::Draw => Wdl::Draw,
-                Wdl::CursedWin => Wdl::BlessedLoss,
-                Wdl::Win => Wdl::Loss,
-            };
-            out.push((m, mine, None));
+            out.push((m, w.flip(), None));
         }
         Some(out)
     }
