@@ -10,6 +10,8 @@
 //! assert_eq!(pos.to_uci(m), "g1f3");
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod attacks;
 pub mod bitboard;
 pub mod castling;

@@ -3,6 +3,8 @@
 //! Other parts of Bastion (fortress detector, arena, web app) run searches in
 //! process through [`Engine`]; the `bastion` binary speaks UCI through [`uci`].
 
+#![warn(missing_docs)]
+
 pub mod book;
 pub mod eval;
 pub mod options;

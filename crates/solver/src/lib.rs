@@ -21,6 +21,8 @@
 //! assert_eq!(report.keys.len(), 1);
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod checks;
 pub mod epd;
 pub mod notation;

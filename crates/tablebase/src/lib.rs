@@ -10,6 +10,8 @@
 //! * [`syzygy`]: probing standard Syzygy WDL/DTZ files.
 //! * [`stats`], [`verify`]: statistics and an independent check of a table.
 
+#![warn(missing_docs)]
+
 pub mod bitbase;
 pub mod driver;
 pub mod error;
