@@ -16,7 +16,7 @@ pub mod params;
 pub mod pawns;
 
 use bastion_core::attacks;
-use bastion_core::{Bitboard, Color, Position, Role};
+use bastion_core::{Bitboard, Color, File, Position, Rank, Role, Square};
 use layout::*;
 pub use pawns::PawnCache;
 
@@ -122,6 +122,9 @@ pub fn scale_factor(pos: &Position, eg: i32) -> i32 {
             return 12;
         }
     }
+    if wrong_bishop_rook_pawn_draw(pos, strong) {
+        return 0;
+    }
     // Opposite-coloured bishops with nothing else but pawns.
     let wb = pos.pieces(Color::White, Role::Bishop);
     let bb = pos.pieces(Color::Black, Role::Bishop);
@@ -137,6 +140,25 @@ pub fn scale_factor(pos: &Position, eg: i32) -> i32 {
         }
     }
     64
+}
+
+/// Bishop and rook pawns (all on one edge file) against a bare king that holds
+/// the queening corner, when the bishop cannot control that corner: a draw.
+fn wrong_bishop_rook_pawn_draw(pos: &Position, strong: Color) -> bool {
+    let weak = !strong;
+    let bishops = pos.pieces(strong, Role::Bishop);
+    let pawns = pos.pieces(strong, Role::Pawn);
+    if bishops.count() != 1 || non_pawn_units(pos, strong) != 3 || pawns.is_empty() || non_pawn_units(pos, weak) != 0 {
+        return false;
+    }
+    let file = match pawns.into_iter().map(|p| p.file()).collect::<Vec<_>>() {
+        files if files.iter().all(|&f| f == File::A) => File::A,
+        files if files.iter().all(|&f| f == File::H) => File::H,
+        _ => return false,
+    };
+    let corner = Square::from_coords(file, Rank::EIGHTH.relative(strong));
+    let bishop_light = (bishops & Bitboard::LIGHT).nonempty();
+    bishop_light != corner.is_light() && pos.king(weak).distance(corner) <= 1
 }
 
 #[inline(always)]
@@ -408,6 +430,18 @@ mod tests {
         ] {
             let p = Position::from_fen(f).unwrap();
             assert_eq!(evaluate(&p, &mut cache), 0, "{f}");
+        }
+        // Wrong-coloured bishop with a rook pawn: drawn when the king holds the corner,
+        // not when the bishop controls the queening square or the king is far away.
+        for (f, drawn) in [
+            ("7k/8/6K1/7P/8/8/4B3/8 w - - 0 1", true),
+            ("k7/8/8/P7/8/8/8/2B1K3 b - - 0 1", true),
+            ("k7/8/8/P7/8/8/8/1B2K3 b - - 0 1", false),
+            ("8/8/8/k6P/8/8/4B3/6K1 w - - 0 1", false),
+            ("8/8/8/8/p7/8/2k5/K2b4 w - - 0 1", true),
+        ] {
+            let p = Position::from_fen(f).unwrap();
+            assert_eq!(evaluate(&p, &mut cache) == 0, drawn, "{f}");
         }
         let up_queen = Position::from_fen("4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 w - - 0 1").unwrap();
         assert!(evaluate(&up_queen, &mut cache) > 600);
