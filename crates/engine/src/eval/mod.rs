@@ -125,6 +125,9 @@ pub fn scale_factor(pos: &Position, eg: i32) -> i32 {
     if wrong_bishop_rook_pawn_draw(pos, strong) {
         return 0;
     }
+    if queen_against_seventh_rank_pawn(pos, strong) {
+        return 0;
+    }
     // Opposite-coloured bishops with nothing else but pawns.
     let wb = pos.pieces(Color::White, Role::Bishop);
     let bb = pos.pieces(Color::Black, Role::Bishop);
@@ -142,13 +145,17 @@ pub fn scale_factor(pos: &Position, eg: i32) -> i32 {
     64
 }
 
-/// Bishop and rook pawns (all on one edge file) against a bare king that holds
-/// the queening corner, when the bishop cannot control that corner: a draw.
+/// Rook pawns (all on one edge file), alone or with a bishop that cannot
+/// control the queening corner, against a bare king that holds the corner: a draw.
 fn wrong_bishop_rook_pawn_draw(pos: &Position, strong: Color) -> bool {
     let weak = !strong;
     let bishops = pos.pieces(strong, Role::Bishop);
     let pawns = pos.pieces(strong, Role::Pawn);
-    if bishops.count() != 1 || non_pawn_units(pos, strong) != 3 || pawns.is_empty() || non_pawn_units(pos, weak) != 0 {
+    if bishops.count() > 1
+        || non_pawn_units(pos, strong) != 3 * bishops.count() as i32
+        || pawns.is_empty()
+        || non_pawn_units(pos, weak) != 0
+    {
         return false;
     }
     let file = match pawns.into_iter().map(|p| p.file()).collect::<Vec<_>>() {
@@ -157,8 +164,26 @@ fn wrong_bishop_rook_pawn_draw(pos: &Position, strong: Color) -> bool {
         _ => return false,
     };
     let corner = Square::from_coords(file, Rank::EIGHTH.relative(strong));
-    let bishop_light = (bishops & Bitboard::LIGHT).nonempty();
-    bishop_light != corner.is_light() && pos.king(weak).distance(corner) <= 1
+    let bishop_controls_corner = bishops.first().is_some_and(|b| b.is_light() == corner.is_light());
+    !bishop_controls_corner && pos.king(weak).distance(corner) <= 1
+}
+
+/// Queen against a rook or bishop pawn on its seventh rank with its king beside
+/// it: the stalemate defence usually holds unless the stronger king is near,
+/// which the search must then find (as in Stockfish's KQKP rule).
+fn queen_against_seventh_rank_pawn(pos: &Position, strong: Color) -> bool {
+    let weak = !strong;
+    let pawn = pos.pieces(weak, Role::Pawn);
+    if pos.pieces(strong, Role::Queen).count() != 1
+        || non_pawn_units(pos, strong) != 9
+        || pos.pieces(strong, Role::Pawn).nonempty()
+        || non_pawn_units(pos, weak) != 0
+        || pawn.count() != 1
+    {
+        return false;
+    }
+    let p = pawn.lsb();
+    p.rank().relative(weak).index() == 6 && matches!(p.file().index(), 0 | 2 | 5 | 7) && pos.king(weak).distance(p) == 1
 }
 
 #[inline(always)]
@@ -439,10 +464,18 @@ mod tests {
             ("k7/8/8/P7/8/8/8/1B2K3 b - - 0 1", false),
             ("8/8/8/k6P/8/8/4B3/6K1 w - - 0 1", false),
             ("8/8/8/8/p7/8/2k5/K2b4 w - - 0 1", true),
+            ("7k/8/5K2/7P/8/8/8/8 w - - 0 1", true),
+            ("8/8/5k2/8/8/8/7P/6K1 w - - 0 1", false),
         ] {
             let p = Position::from_fen(f).unwrap();
             assert_eq!(evaluate(&p, &mut cache) == 0, drawn, "{f}");
         }
+        // Queen against a bishop pawn on the seventh with its king beside it: drawish;
+        // against a centre pawn the queen wins and keeps its value.
+        let c_pawn = Position::from_fen("6Q1/8/8/8/8/8/2pk4/7K w - - 0 1").unwrap();
+        assert!(evaluate(&c_pawn, &mut cache).abs() < 100);
+        let d_pawn = Position::from_fen("6Q1/8/8/8/8/8/3pk3/7K w - - 0 1").unwrap();
+        assert!(evaluate(&d_pawn, &mut cache) > 500);
         let up_queen = Position::from_fen("4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 w - - 0 1").unwrap();
         assert!(evaluate(&up_queen, &mut cache) > 600);
         let down_queen = Position::from_fen("4k3/pppppppp/8/8/8/8/PPPPPPPP/3QK3 b - - 0 1").unwrap();
