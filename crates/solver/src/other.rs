@@ -104,17 +104,7 @@ impl<'s> Solver<'s> {
         let mut list = MoveList::new();
         pos.generate_into(GenType::All, &mut list);
         if plies == 1 {
-            let ci = CheckInfo::new(pos);
-            let mut found = false;
-            for &m in list.iter() {
-                if ci.gives_check(pos, m) && !pos.play(m).has_legal_moves() {
-                    path.push(m);
-                    out.push(path.clone());
-                    path.pop();
-                    found = true;
-                }
-            }
-            return found;
+            return record_mates(pos, &list, &CheckInfo::new(pos), path, out);
         }
         let key = pos.key() ^ SALT_HELP ^ (plies as u64).wrapping_mul(DEPTH_MIX);
         if self.tt.probe(key, 1) == Probe::Fail {
@@ -153,16 +143,7 @@ impl<'s> Solver<'s> {
         pos.generate_into(GenType::All, &mut list);
         let ci = CheckInfo::new(pos);
         if n == 1 {
-            let mut found = false;
-            for &m in list.iter() {
-                if ci.gives_check(pos, m) && !pos.play(m).has_legal_moves() {
-                    path.push(m);
-                    out.push(path.clone());
-                    path.pop();
-                    found = true;
-                }
-            }
-            return found;
+            return record_mates(pos, &list, &ci, path, out);
         }
         let key = pos.key() ^ SALT_SERIES ^ (n as u64).wrapping_mul(DEPTH_MIX);
         if self.tt.probe(key, 1) == Probe::Fail {
@@ -188,4 +169,24 @@ impl<'s> Solver<'s> {
         }
         found
     }
+}
+
+/// Appends `path` + each mating move of `list` to `out`; true if there was one.
+fn record_mates(
+    pos: &Position,
+    list: &MoveList,
+    ci: &CheckInfo,
+    path: &mut Vec<Move>,
+    out: &mut Vec<Vec<Move>>,
+) -> bool {
+    let mut found = false;
+    for &m in list.iter() {
+        if ci.gives_check(pos, m) && !pos.play(m).has_legal_moves() {
+            path.push(m);
+            out.push(path.clone());
+            path.pop();
+            found = true;
+        }
+    }
+    found
 }
