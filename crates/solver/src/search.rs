@@ -347,10 +347,7 @@ impl<'s> Solver<'s> {
                     return false;
                 }
                 self.tt.store(key, n, true, m);
-                if self.killers[ply_i][0] != m {
-                    self.killers[ply_i][1] = self.killers[ply_i][0];
-                    self.killers[ply_i][0] = m;
-                }
+                remember(&mut self.killers[ply_i], m);
                 self.bump(us, m, n);
                 return true;
             }
@@ -439,10 +436,7 @@ impl<'s> Solver<'s> {
                 }
                 let spent = self.nodes - start_nodes;
                 self.tt.store_effort(key, n, false, m, (64 - spent.leading_zeros()) as u8);
-                if self.refutations[ply_i][0] != m {
-                    self.refutations[ply_i][1] = self.refutations[ply_i][0];
-                    self.refutations[ply_i][0] = m;
-                }
+                remember(&mut self.refutations[ply_i], m);
                 self.bump(us, m, n);
                 return false;
             }
@@ -452,5 +446,13 @@ impl<'s> Solver<'s> {
         }
         self.tt.store(key, n, true, Move::NULL);
         true
+    }
+}
+
+/// Puts `m` first in a two-slot move memory (killers, refutations), keeping the previous first.
+fn remember(slots: &mut [Move; 2], m: Move) {
+    if slots[0] != m {
+        slots[1] = slots[0];
+        slots[0] = m;
     }
 }
