@@ -28,9 +28,18 @@ impl CastlingSide {
 const NONE: u8 = 64;
 
 /// The castling rights of both sides: the rook square for each colour and wing.
+///
+/// Stored as one word with a byte per (colour, wing) lane, always read and written
+/// whole: make-move compares old and new rights, and byte stores followed by a word
+/// load stalled on store forwarding.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Castling {
-    rooks: [[u8; 2]; 2],
+    rooks: u32,
+}
+
+#[inline(always)]
+const fn lane(color: Color, side: CastlingSide) -> u32 {
+    8 * (color.index() as u32 * 2 + side.index() as u32)
 }
 
 impl Default for Castling {
@@ -47,27 +56,30 @@ impl std::fmt::Debug for Castling {
 
 impl Castling {
     /// No castling rights.
-    pub const NONE: Castling = Castling { rooks: [[NONE; 2]; 2] };
+    pub const NONE: Castling = Castling { rooks: u32::from_ne_bytes([NONE; 4]) };
 
     /// The rook that may castle for `color` on `side`, if the right exists.
     #[inline]
     pub fn rook(&self, color: Color, side: CastlingSide) -> Option<Square> {
-        Square::new(self.rooks[color.index()][side.index()])
+        Square::new((self.rooks >> lane(color, side)) as u8)
     }
 
     /// Grants the right for `color` on `side` with the rook on `rook`.
     pub fn set(&mut self, color: Color, side: CastlingSide, rook: Square) {
-        self.rooks[color.index()][side.index()] = rook.index() as u8;
+        let shift = lane(color, side);
+        self.rooks = (self.rooks & !(0xff << shift)) | (rook.index() as u32) << shift;
     }
 
     /// Removes one right.
     pub fn remove(&mut self, color: Color, side: CastlingSide) {
-        self.rooks[color.index()][side.index()] = NONE;
+        let shift = lane(color, side);
+        self.rooks = (self.rooks & !(0xff << shift)) | (NONE as u32) << shift;
     }
 
     /// Removes both rights of `color`.
     pub fn remove_color(&mut self, color: Color) {
-        self.rooks[color.index()] = [NONE; 2];
+        let shift = 16 * color.index() as u32;
+        self.rooks = (self.rooks & !(0xffff << shift)) | (u32::from_ne_bytes([NONE; 4]) & (0xffff << shift));
     }
 
     /// True if no right remains.
@@ -79,28 +91,29 @@ impl Castling {
     /// The four rook slots as one word, for cheap comparison in make-move.
     #[inline(always)]
     pub(crate) fn as_u32(&self) -> u32 {
-        u32::from_ne_bytes([self.rooks[0][0], self.rooks[0][1], self.rooks[1][0], self.rooks[1][1]])
+        self.rooks
     }
 
     /// True if `color` keeps any right.
     pub fn has_color(&self, color: Color) -> bool {
-        self.rooks[color.index()] != [NONE; 2]
+        let shift = 16 * color.index() as u32;
+        (self.rooks >> shift) & 0xffff != u32::from_ne_bytes([NONE; 4]) & 0xffff
     }
 
     /// The squares of all rooks that may still castle.
     pub fn rook_squares(&self) -> Bitboard {
-        self.rooks.iter().flatten().filter_map(|&s| Square::new(s)).collect()
+        self.rooks.to_le_bytes().into_iter().filter_map(Square::new).collect()
     }
 
     /// Removes any right whose rook stands on `sq` (the rook moved or was captured).
     #[inline]
     pub fn remove_rook(&mut self, sq: Square) {
-        for color in &mut self.rooks {
-            for r in color.iter_mut() {
-                if *r as usize == sq.index() {
-                    *r = NONE;
-                }
+        let mut rooks = self.rooks;
+        for shift in [0, 8, 16, 24] {
+            if (rooks >> shift) & 0xff == sq.index() as u32 {
+                rooks = (rooks & !(0xff << shift)) | (NONE as u32) << shift;
             }
         }
+        self.rooks = rooks;
     }
 }

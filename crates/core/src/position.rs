@@ -275,6 +275,29 @@ impl Position {
             | (attacks::rook_attacks(king, occ) & self.orthogonal_sliders(them))
     }
 
+    /// Checkers after `piece` made the normal move `from`–`to` (side already switched):
+    /// the moved piece itself, plus a slider uncovered behind `from`. Cheaper than
+    /// [`Self::checkers_of`] because most moves leave `from` off the king's lines.
+    #[inline(always)]
+    fn checkers_after(&self, piece: Piece, from: Square, to: Square) -> Bitboard {
+        let us = piece.color;
+        let king = self.king(!us);
+        let occ = self.occupied();
+        let mut checkers = Bitboard::EMPTY;
+        if attacks::attacks(piece.role, us, to, occ).contains(king) && piece.role != Role::King {
+            checkers = Bitboard::from_square(to);
+        }
+        if attacks::line(from, king).nonempty() {
+            let uncovered = if from.file() == king.file() || from.rank() == king.rank() {
+                attacks::rook_attacks(king, occ) & self.orthogonal_sliders(us)
+            } else {
+                attacks::bishop_attacks(king, occ) & self.diagonal_sliders(us)
+            };
+            checkers |= uncovered;
+        }
+        checkers
+    }
+
     /// True if `by` attacks `sq` given the occupied squares `occ`.
     #[inline]
     pub fn is_attacked_by(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
@@ -439,6 +462,7 @@ impl Position {
 
     /// Plays `m` in place. The move must be legal (or at least pseudo-legal for
     /// the side to move); anything else leaves a corrupt position.
+    #[inline(always)]
     pub fn play_unchecked(&mut self, m: Move) {
         let us = self.side;
         let them = !us;
@@ -508,9 +532,13 @@ impl Position {
             }
         }
 
-        if self.castling.as_u32() != old_castling.as_u32() {
-            for rook in old_castling.rook_squares() ^ self.castling.rook_squares() {
-                self.key ^= zobrist::castling(rook);
+        let (old_rooks, new_rooks) = (old_castling.as_u32(), self.castling.as_u32());
+        if old_rooks != new_rooks {
+            // Rights are only ever lost here, so each changed lane held a rook square.
+            for (old, new) in old_rooks.to_le_bytes().into_iter().zip(new_rooks.to_le_bytes()) {
+                if let (true, Some(rook)) = (old != new, Square::new(old)) {
+                    self.key ^= zobrist::castling(rook);
+                }
             }
         }
         if us == Color::Black {
@@ -518,7 +546,10 @@ impl Position {
         }
         self.side = them;
         self.key ^= zobrist::side();
-        self.checkers = self.checkers_of(them);
+        self.checkers = match m.kind() {
+            MoveKind::Normal => self.checkers_after(piece, from, to),
+            _ => self.checkers_of(them),
+        };
 
         // Keep the en-passant square only if some capture is really legal, so equal
         // positions get equal keys (repetition) and FENs match python-chess's.
