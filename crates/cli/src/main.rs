@@ -40,7 +40,27 @@ enum Command {
     Tune(cmd::tune::TuneArgs),
 }
 
+/// `println!` panics when the reader of our stdout has gone (`bastion tb stats KRK | head -1`).
+/// That is a normal way to stop reading, not a crash: leave quietly with success. Every other
+/// panic keeps the default report.
+fn exit_quietly_on_closed_stdout() {
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(0);
+        }
+        default_hook(info);
+    }));
+}
+
 fn main() -> std::process::ExitCode {
+    exit_quietly_on_closed_stdout();
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Match(args)) => cmd::match_cmd::run(args),
