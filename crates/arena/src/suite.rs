@@ -71,6 +71,10 @@ pub struct SuiteConfig {
     pub hash: Option<u32>,
     /// Extra time allowed past the limit before the search counts as hung.
     pub margin: Duration,
+    /// Search each position for this many nodes (`go nodes`) instead of for the
+    /// largest time; the time then only bounds how long we wait for `bestmove`.
+    /// With one thread and a cleared hash this makes a run reproducible under any load.
+    pub nodes: Option<u64>,
 }
 
 /// The outcome of one position.
@@ -105,8 +109,12 @@ pub struct SuiteReport {
     pub engine: String,
     /// Positions in the suite.
     pub positions: usize,
-    /// Search time per position, in seconds.
+    /// Search time per position, in seconds (with `nodes`: the longest wait allowed).
     pub limit: f64,
+    /// Nodes per position, when the run was node-limited.
+    pub nodes: Option<u64>,
+    /// Mean of the deepest depth reported per position (positions that reported one).
+    pub mean_depth: Option<f64>,
     /// Positions solved at the end of the search.
     pub solved: usize,
     /// `(seconds, solved by then)` for each reported time.
@@ -123,10 +131,15 @@ impl SuiteReport {
 
     /// The text report: summary, table, failures.
     pub fn to_text(&self) -> String {
-        let mut s = format!(
-            "{}: solved {}/{} at {:.1} s per position\n\nTime (s)  Solved\n",
-            self.engine, self.solved, self.positions, self.limit
-        );
+        let budget = match self.nodes {
+            Some(n) => format!("{n} nodes"),
+            None => format!("{:.1} s", self.limit),
+        };
+        let mut s = format!("{}: solved {}/{} at {budget} per position", self.engine, self.solved, self.positions);
+        if let Some(d) = self.mean_depth {
+            s.push_str(&format!(", mean depth {d:.1}"));
+        }
+        s.push_str("\n\nTime (s)  Solved\n");
         for (t, n) in &self.table {
             s.push_str(&format!("{t:>8.2}  {n:>6}\n"));
         }
@@ -227,7 +240,11 @@ pub fn run_suite(
                     engine = Some(e);
                 }
                 let e = engine.as_mut().expect("started above");
-                if let Err(err) = search_position(e, epd, &criteria, limit, config.margin, &mut r) {
+                let budget = match config.nodes {
+                    Some(n) => Budget::Nodes(n),
+                    None => Budget::Time(limit),
+                };
+                if let Err(err) = search_position(e, epd, &criteria, budget, limit + config.margin, &mut r) {
                     r.error = Some(err);
                     engine = None; // restart for the next position
                 }
@@ -244,26 +261,48 @@ pub fn run_suite(
             (secs, results.iter().filter(|r| r.solve_time.is_some_and(|s| s <= secs + 1e-9)).count())
         })
         .collect();
-    Ok(SuiteReport { engine: name, positions: entries.len(), limit: limit.as_secs_f64(), solved, table, results })
+    let depths: Vec<f64> = results.iter().filter_map(|r| r.depth).map(f64::from).collect();
+    let mean_depth = (!depths.is_empty()).then(|| depths.iter().sum::<f64>() / depths.len() as f64);
+    Ok(SuiteReport {
+        engine: name,
+        positions: entries.len(),
+        limit: limit.as_secs_f64(),
+        nodes: config.nodes,
+        mean_depth,
+        solved,
+        table,
+        results,
+    })
+}
+
+/// What ends the search of one position.
+#[derive(Clone, Copy, Debug)]
+enum Budget {
+    Time(Duration),
+    Nodes(u64),
 }
 
 fn search_position(
     engine: &mut Engine,
     epd: &Epd,
     criteria: &Criteria,
-    limit: Duration,
-    margin: Duration,
+    budget: Budget,
+    wait: Duration,
     r: &mut PositionResult,
 ) -> Result<(), String> {
     let pos = &epd.position;
     engine.new_game().and_then(|()| engine.is_ready(Duration::from_secs(30))).map_err(|e| e.to_string())?;
     engine.position(&pos.fen(), &[]).map_err(|e| e.to_string())?;
-    engine.go(&GoParams::movetime(limit)).map_err(|e| e.to_string())?;
+    let go = match budget {
+        Budget::Time(t) => GoParams::movetime(t),
+        Budget::Nodes(n) => GoParams { nodes: Some(n), ..GoParams::default() },
+    };
+    engine.go(&go).map_err(|e| e.to_string())?;
     let started = Instant::now();
     let mut streak_since: Option<Duration> = None;
     let mut last_score = None;
     let result = engine
-        .wait_bestmove(limit + margin, |info| {
+        .wait_bestmove(wait, |info| {
             if !matches!(info.multipv, None | Some(1)) {
                 return SearchControl::Continue;
             }

@@ -25,6 +25,7 @@ fn config(command: String, times_ms: &[u64]) -> SuiteConfig {
         threads: Some(1),
         hash: Some(16),
         margin: Duration::from_secs(5),
+        nodes: None,
     }
 }
 

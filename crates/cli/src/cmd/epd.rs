@@ -28,6 +28,10 @@ pub struct EpdArgs {
     /// runs for the largest of them and --time.
     #[arg(long, value_delimiter = ',')]
     times: Vec<String>,
+    /// Search each position for this many nodes (`go nodes N`) instead of a time:
+    /// reproducible on a loaded machine with one thread. --time then only bounds the wait.
+    #[arg(long)]
+    nodes: Option<u64>,
     /// Engine threads (UCI Threads option).
     #[arg(long)]
     threads: Option<u32>,
@@ -79,7 +83,12 @@ pub fn run(args: EpdArgs) -> Result<()> {
     if entries.is_empty() {
         bail!("{} holds no positions", args.file.display());
     }
-    let mut times = vec![parse_duration(&args.time)?];
+    if args.nodes == Some(0) {
+        bail!("--nodes must be positive");
+    }
+    // With a node budget the time is only a guard against a hung engine: keep it generous.
+    let time = if args.nodes.is_some() && args.time == "1s" { "600s" } else { args.time.as_str() };
+    let mut times = vec![parse_duration(time)?];
     for t in &args.times {
         times.push(parse_duration(t)?);
     }
@@ -99,6 +108,7 @@ pub fn run(args: EpdArgs) -> Result<()> {
         threads: args.threads,
         hash: args.hash,
         margin: Duration::from_secs(5),
+        nodes: args.nodes,
     };
     let interrupt = Arc::new(AtomicBool::new(false));
     {
