@@ -18,6 +18,7 @@
 #![warn(missing_docs)]
 
 pub mod book;
+pub mod endgame;
 pub mod enumerate;
 pub mod error;
 pub mod eval;

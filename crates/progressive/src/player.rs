@@ -42,6 +42,10 @@ pub struct PlayerOptions {
     pub skip_mate_search: bool,
     /// Run phase 3, mate prevention (off only for deliberately weak players).
     pub prevent_mates: bool,
+    /// Against a bare king (and as the bare king against one or two pieces)
+    /// play by the placement planner of [`crate::endgame`] instead of the
+    /// series search (needs `eval.endgame`).
+    pub planner: bool,
 }
 
 impl Default for PlayerOptions {
@@ -58,6 +62,7 @@ impl Default for PlayerOptions {
             seed: 1,
             skip_mate_search: false,
             prevent_mates: true,
+            planner: true,
         }
     }
 }
@@ -71,6 +76,8 @@ pub enum Phase {
     Mate,
     /// The series search, checked against mate in reply.
     Search,
+    /// The placement planner against a lone king ([`crate::endgame`]).
+    Endgame,
     /// The series search, but every candidate checked allowed a mate.
     Desperate,
 }
@@ -291,6 +298,20 @@ pub fn choose_series(pos: &SeriesPosition, opts: &PlayerOptions) -> Option<Choic
         let r = find_mate(pos, &m);
         if let Some(moves) = r.moves {
             return Some(Choice { moves, phase: Phase::Mate, score: MATE_SCORE, nodes: r.nodes, refuted: 0 });
+        }
+    }
+    // Against a bare king the placement planner replaces phase 2 (a bare king
+    // cannot mate, so phase 3 has nothing to prevent).
+    if opts.planner && opts.eval.endgame && crate::endgame::applies(pos.board()) {
+        let plan_end = Instant::now() + deadline.saturating_duration_since(Instant::now()).mul_f32(0.8);
+        if let Some(moves) = crate::endgame::plan_series(pos, plan_end) {
+            return Some(Choice { moves, phase: Phase::Endgame, score: 0.0, nodes: 0, refuted: 0 });
+        }
+    }
+    if opts.planner && opts.eval.endgame && crate::endgame::defends(pos.board()) {
+        let plan_end = Instant::now() + deadline.saturating_duration_since(Instant::now()).mul_f32(0.8);
+        if let Some(moves) = crate::endgame::defend_series(pos, plan_end) {
+            return Some(Choice { moves, phase: Phase::Endgame, score: 0.0, nodes: 0, refuted: 0 });
         }
     }
     // Phase 2: candidate series, each valued by minimax over the opponent's replies.

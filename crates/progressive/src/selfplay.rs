@@ -3,6 +3,7 @@
 use crate::game::{Game, GameEnd};
 use crate::player::{choose_series, PlayerOptions};
 use crate::rules::Rules;
+use crate::series::SeriesPosition;
 use bastion_core::Color;
 
 /// Plays one game; `on_turn(game)` is called at the start of every series
@@ -14,7 +15,19 @@ pub fn play_game(
     max_turns: u32,
     on_turn: &mut dyn FnMut(&Game),
 ) -> Game {
-    let mut game = Game::new(rules);
+    play_from(SeriesPosition::startpos(rules), white, black, max_turns, on_turn)
+}
+
+/// Plays one game from `start` (adjudicated a draw after turn `max_turns`);
+/// `on_turn` as for [`play_game`].
+pub fn play_from(
+    start: SeriesPosition,
+    white: &PlayerOptions,
+    black: &PlayerOptions,
+    max_turns: u32,
+    on_turn: &mut dyn FnMut(&Game),
+) -> Game {
+    let mut game = Game::from_position(start);
     while game.result().is_none() {
         if game.position().turn() > max_turns {
             game.adjudicate(None);

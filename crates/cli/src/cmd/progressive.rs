@@ -39,6 +39,8 @@ enum Sub {
     BenchMates(BenchArgs),
     /// Load a game record, check every move and print it.
     Replay(ReplayArgs),
+    /// Play basic endgames (king and pieces against a bare king) between two copies of the player.
+    BenchEndgames(EndgameArgs),
 }
 
 fn parse_time(s: &str) -> Result<Duration> {
@@ -221,7 +223,7 @@ fn run_series(a: SeriesArgs) -> Result<()> {
 }
 
 /// A player configuration from `key=value,…` (depth, time, heuristic, variant,
-/// promotion, pin, eval-promotion, king-safety, endgame, book, width, noise).
+/// promotion, pin, eval-promotion, king-safety, endgame, planner, book, width, noise).
 fn player_from_spec(spec: &str, time: Duration, seed: u64) -> Result<PlayerOptions> {
     let mut p = PlayerOptions { time, seed, noise: 0.3, ..PlayerOptions::default() };
     p.mate.time_limit = time;
@@ -249,6 +251,7 @@ fn player_from_spec(spec: &str, time: Duration, seed: u64) -> Result<PlayerOptio
             "width" => p.width = v.parse().context("width")?,
             "noise" => p.noise = v.parse().context("noise")?,
             "prevent-mates" => p.prevent_mates = on()?,
+            "planner" => p.planner = on()?,
             _ => bail!("unknown player option {k:?}"),
         }
     }
@@ -924,5 +927,191 @@ pub fn run(args: ProgressiveArgs) -> Result<()> {
         Sub::GenMates(a) => run_gen(a),
         Sub::BenchMates(a) => run_bench(a),
         Sub::Replay(a) => run_replay(a),
+        Sub::BenchEndgames(a) => run_endgames(a),
     }
+}
+
+#[derive(Args, Debug)]
+struct EndgameArgs {
+    /// File of `name ; progressive FEN` lines, the side to move being the stronger
+    /// (e.g. crates/progressive/tests/data/endgames.txt).
+    #[arg(long)]
+    file: Option<String>,
+    /// Random placements per material set and colour (added to --file's positions).
+    #[arg(long, default_value_t = 0)]
+    random: usize,
+    /// Material of the stronger side for --random, comma-separated sets of Q R B N.
+    #[arg(long, default_value = "Q,RB,BB,BN,RN,R")]
+    sets: String,
+    /// Turn (= the stronger side's series length) of the random positions.
+    #[arg(long, default_value_t = 9)]
+    turn: u32,
+    /// Time per turn for both sides.
+    #[arg(long, default_value = "0.5")]
+    time: String,
+    /// Configuration of the stronger side (keys as for selfplay --variant-a; noise 0 unless given).
+    #[arg(long, default_value = "")]
+    engine: String,
+    /// Configuration of the bare king's side.
+    #[arg(long, default_value = "")]
+    defender: String,
+    /// Random seed of the placements.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Print one JSON document.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Serialize)]
+struct EndgameGame {
+    group: String,
+    name: String,
+    fen: String,
+    won: bool,
+    result: String,
+    end: Option<String>,
+    last_turn: u32,
+    turns: u32,
+    seconds: f64,
+    moves: String,
+}
+
+#[derive(Serialize)]
+struct EndgameGroup {
+    group: String,
+    games: usize,
+    won: usize,
+    mean_turns_won: f64,
+    max_turns_won: u32,
+}
+
+fn run_endgames(a: EndgameArgs) -> Result<()> {
+    let time = parse_time(&a.time)?;
+    let options = |spec: &str| -> Result<PlayerOptions> {
+        let mut p = player_from_spec(spec, time, a.seed)?;
+        if !spec.contains("noise") {
+            p.noise = 0.0;
+        }
+        p.book = false;
+        Ok(p)
+    };
+    let attack = options(&a.engine)?;
+    let defend = options(&a.defender)?;
+    let mut cases: Vec<(String, String, SeriesPosition)> = Vec::new();
+    if let Some(path) = &a.file {
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading {path}"))?;
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let (name, fen) = line.split_once(';').ok_or_else(|| anyhow!("{path}:{}: expected `name ; FEN`", i + 1))?;
+            let pos = SeriesPosition::from_fen(fen.trim(), None, Rules::Italian)
+                .map_err(|e| anyhow!("{path}:{}: {e}", i + 1))?;
+            let group: Vec<&str> = name.split_whitespace().take(2).collect();
+            cases.push((group.join(" "), name.trim().to_string(), pos));
+        }
+    }
+    let mut rng = bastion_progressive::player::Rng::new(a.seed);
+    for set in a.sets.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        for attacker in [Color::White, Color::Black] {
+            for i in 0..a.random {
+                let pos = bastion_progressive::endgame::random_endgame(&mut rng, set, attacker, a.turn)?;
+                let c = if attacker == Color::White { "W" } else { "B" };
+                cases.push((
+                    format!("K{} {c}", set.to_uppercase()),
+                    format!("K{}K {c} {}", set.to_uppercase(), i + 1),
+                    pos,
+                ));
+            }
+        }
+    }
+    if cases.is_empty() {
+        bail!("no positions: give --file and/or --random N");
+    }
+    let t0 = Instant::now();
+    let mut games = Vec::new();
+    for (n, (group, name, pos)) in cases.into_iter().enumerate() {
+        let attacker = pos.side_to_move();
+        let start = pos.turn();
+        let fen = pos.fen();
+        let t = Instant::now();
+        let (w, b) = if attacker == Color::White { (&attack, &defend) } else { (&defend, &attack) };
+        let game = bastion_progressive::selfplay::play_from(pos, w, b, start + 60, &mut |_| {});
+        let result = game.result();
+        let last_turn = game.position().turn() - 1;
+        let g = EndgameGame {
+            group,
+            name,
+            fen,
+            won: result.and_then(|r| r.winner) == Some(attacker),
+            result: result.map_or("*", |r| r.text()).to_string(),
+            end: result.map(|r| format!("{:?}", r.end)),
+            last_turn,
+            turns: last_turn + 1 - start,
+            seconds: t.elapsed().as_secs_f64(),
+            moves: game.notation(),
+        };
+        eprintln!(
+            "{:>3}. {:<14} {:<7} {:<12} last turn {:>3} ({} turns) {:.1}s  [{:.0}s]",
+            n + 1,
+            g.name,
+            g.result,
+            g.end.as_deref().unwrap_or("-"),
+            g.last_turn,
+            g.turns,
+            g.seconds,
+            t0.elapsed().as_secs_f64()
+        );
+        games.push(g);
+    }
+    let mut groups: Vec<EndgameGroup> = Vec::new();
+    for g in &games {
+        if !groups.iter().any(|x| x.group == g.group) {
+            let all: Vec<&EndgameGame> = games.iter().filter(|x| x.group == g.group).collect();
+            let won: Vec<u32> = all.iter().filter(|x| x.won).map(|x| x.turns).collect();
+            groups.push(EndgameGroup {
+                group: g.group.clone(),
+                games: all.len(),
+                won: won.len(),
+                mean_turns_won: won.iter().sum::<u32>() as f64 / won.len().max(1) as f64,
+                max_turns_won: won.iter().copied().max().unwrap_or(0),
+            });
+        }
+    }
+    if a.json {
+        #[derive(Serialize)]
+        struct R<'a> {
+            time_per_turn: f64,
+            engine: &'a str,
+            defender: &'a str,
+            groups: &'a [EndgameGroup],
+            games: &'a [EndgameGame],
+            seconds: f64,
+        }
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&R {
+                time_per_turn: time.as_secs_f64(),
+                engine: &a.engine,
+                defender: &a.defender,
+                groups: &groups,
+                games: &games,
+                seconds: t0.elapsed().as_secs_f64(),
+            })?
+        );
+    } else {
+        println!("stronger side [{}] vs bare king [{}], {:?} per turn", a.engine, a.defender, time);
+        println!("{:<10} {:>5} {:>5} {:>11} {:>10}", "endgame", "games", "won", "mean turns", "max turns");
+        for g in &groups {
+            println!("{:<10} {:>5} {:>5} {:>11.1} {:>10}", g.group, g.games, g.won, g.mean_turns_won, g.max_turns_won);
+        }
+        let won = games.iter().filter(|g| g.won).count();
+        println!("won {won} of {} ({:.0} s)", games.len(), t0.elapsed().as_secs_f64());
+        for g in games.iter().filter(|g| !g.won) {
+            println!("  not won: {} {} ({})", g.name, g.fen, g.end.as_deref().unwrap_or("-"));
+        }
+    }
+    Ok(())
 }

@@ -87,24 +87,8 @@ fn tables() -> &'static Tables {
         for role in ROLES {
             let mut t = [[u8::MAX; 64]; 64];
             for (a, row) in t.iter_mut().enumerate() {
-                let start = Square::from_index(a);
-                row[a] = 0;
-                let mut frontier = Bitboard::from_square(start);
-                let mut seen = frontier;
-                let mut d = 0u8;
-                while frontier.nonempty() {
-                    d += 1;
-                    let mut next = Bitboard::EMPTY;
-                    for s in frontier {
-                        next |= attacks::attacks(role, Color::White, s, Bitboard::EMPTY);
-                    }
-                    next &= !seen;
-                    for s in next {
-                        row[s.index()] = d;
-                    }
-                    seen |= next;
-                    frontier = next;
-                }
+                let (start, none) = (Square::from_index(a), Bitboard::EMPTY);
+                *row = crate::endgame::distances(role, Color::White, start, none, none, none);
             }
             moves.push(t);
         }
