@@ -25,6 +25,7 @@
 
 pub mod checks;
 pub mod epd;
+mod mate;
 pub mod notation;
 mod other;
 pub mod search;

@@ -30,6 +30,8 @@ pub(crate) const MAX_PLY: usize = 2 * MAX_MATE as usize + 4;
 struct PlyBuf {
     moves: MoveList,
     scores: [i32; MAX_MOVES],
+    /// Score and move packed for one sort.
+    order: [i64; MAX_MOVES],
 }
 
 /// Material values for ordering captures (most valuable victim first).
@@ -44,6 +46,9 @@ pub enum Aborted {
     /// The time limit ran out.
     #[error("time limit reached")]
     TimeUp,
+    /// The node limit ran out (deterministic benchmarks).
+    #[error("node limit reached")]
+    NodeLimit,
 }
 
 /// A mate solver with its transposition table and ordering statistics.
@@ -54,6 +59,10 @@ pub struct Solver<'s> {
     pub(crate) nodes: u64,
     stop: Option<&'s AtomicBool>,
     deadline: Option<Instant>,
+    /// Give up once this many nodes have been counted (deterministic limit).
+    node_limit: u64,
+    /// Node count at which `tick` next looks at the clock and the stop flag.
+    next_poll: u64,
     pub(crate) aborted: Option<Aborted>,
     /// Attacker moves that proved mates, per ply.
     killers: [[Move; 2]; MAX_PLY],
@@ -66,6 +75,10 @@ pub struct Solver<'s> {
     /// Restriction on the attacker's moves (fast pre-passes whose mates are
     /// real mates): 0 none, 1 checks only, 2 checks and mate threats.
     restrict: u8,
+    /// The salt of full-width results while a restricted pass runs.
+    real_salt: u64,
+    /// Threat length probed for the root order (0: none, plain [`Solver::attack`] order).
+    root_threats: u8,
     /// Per-ply buffers; the last one belongs to [`Solver::mate_in_one`].
     bufs: Vec<PlyBuf>,
 }
@@ -79,13 +92,17 @@ impl<'s> Solver<'s> {
             nodes: 0,
             stop: None,
             deadline: None,
+            node_limit: u64::MAX,
+            next_poll: 0,
             aborted: None,
             killers: [[Move::NULL; 2]; MAX_PLY],
             refutations: [[Move::NULL; 2]; MAX_PLY],
             history: vec![0; 2 * 64 * 64],
             salt: 0,
             restrict: 0,
-            bufs: vec![PlyBuf { moves: MoveList::new(), scores: [0; MAX_MOVES] }; MAX_PLY + 1],
+            real_salt: 0,
+            root_threats: 2,
+            bufs: vec![PlyBuf { moves: MoveList::new(), scores: [0; MAX_MOVES], order: [0; MAX_MOVES] }; MAX_PLY + 1],
         }
     }
 
@@ -99,6 +116,20 @@ impl<'s> Solver<'s> {
         self.deadline = deadline;
     }
 
+    /// Makes searches give up once the node counter reaches `limit` (None:
+    /// no limit). Unlike a deadline this is reproducible, for comparing versions.
+    pub fn set_node_limit(&mut self, limit: Option<u64>) {
+        self.node_limit = limit.unwrap_or(u64::MAX);
+    }
+
+    /// Turns the root ordering of [`Solver::mate_within`] on or off (on by
+    /// default): with it, forcing root moves (checks, threats of mate in one
+    /// or two) are searched first. The answer never depends on it, only the
+    /// time to find it; off is the plain order, kept for comparisons.
+    pub fn set_root_ordering(&mut self, on: bool) {
+        self.root_threats = if on { 2 } else { 0 };
+    }
+
     /// Positions visited since creation (or the last [`Solver::reset_nodes`]).
     pub fn nodes(&self) -> u64 {
         self.nodes
@@ -107,6 +138,7 @@ impl<'s> Solver<'s> {
     /// Resets the node counter.
     pub fn reset_nodes(&mut self) {
         self.nodes = 0;
+        self.next_poll = 0;
     }
 
     /// Forgets all stored results and ordering statistics.
@@ -127,11 +159,16 @@ impl<'s> Solver<'s> {
     #[inline]
     pub(crate) fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes & 2047 == 0 {
+        // A threshold rather than `nodes % 2048 == 0`: nodes are also counted
+        // outside `tick`, which could step over the multiple.
+        if self.nodes >= self.next_poll {
+            self.next_poll = self.nodes + 2048;
             if self.stop.is_some_and(|f| f.load(Ordering::Relaxed)) {
                 self.aborted = Some(Aborted::Stopped);
             } else if self.deadline.is_some_and(|d| Instant::now() >= d) {
                 self.aborted = Some(Aborted::TimeUp);
+            } else if self.nodes >= self.node_limit {
+                self.aborted = Some(Aborted::NodeLimit);
             }
         }
         self.aborted.is_none()
@@ -186,14 +223,14 @@ impl<'s> Solver<'s> {
     /// Does the side to move mate within `n` moves? Err if stopped.
     pub fn mate_within(&mut self, pos: &Position, n: u8) -> Result<bool, Aborted> {
         self.poll();
-        let v = self.attack(pos, n.min(MAX_MATE), 0);
+        let v = self.attack_root(&mut pos.clone(), n.min(MAX_MATE));
         self.finish(v)
     }
 
     /// Is the side to move mated within `n` moves of the opponent, whatever it plays?
     pub fn mated_within(&mut self, pos: &Position, n: u8) -> Result<bool, Aborted> {
         self.poll();
-        let v = self.defend(pos, n.min(MAX_MATE), 0);
+        let v = self.defend(&mut pos.clone(), n.min(MAX_MATE), 0);
         self.finish(v)
     }
 
@@ -214,9 +251,10 @@ impl<'s> Solver<'s> {
         self.poll();
         let saved = self.salt;
         // Restricted failures are not real failures: keep them apart.
+        self.real_salt = saved;
         self.salt ^= 0x5bd1_e995_9e37_79b9u64.wrapping_mul(level as u64);
         self.restrict = level;
-        let v = self.attack(pos, n.min(MAX_MATE), 0);
+        let v = self.attack(&mut pos.clone(), n.min(MAX_MATE), 0);
         self.restrict = 0;
         self.salt = saved;
         self.finish(v)
@@ -231,12 +269,16 @@ impl<'s> Solver<'s> {
     fn mate_in_one_at(&mut self, pos: &Position, _ply: usize) -> Option<Move> {
         let list = &mut self.buf(MAX_PLY).moves;
         list.clear();
-        pos.generate_into(bastion_core::GenType::All, list);
         let ci = CheckInfo::new(pos);
+        // Only checks can mate: generate just them when possible.
+        let only_checks = crate::checks::generate_checks(pos, &ci, list);
+        if !only_checks {
+            pos.generate_into(bastion_core::GenType::All, list);
+        }
         for &m in list.iter() {
-            if ci.gives_check(pos, m) {
+            if only_checks || ci.gives_check(pos, m) {
                 self.nodes += 1;
-                if !pos.play(m).has_legal_moves() {
+                if crate::mate::check_mates(pos, m) {
                     return Some(m);
                 }
             }
@@ -245,35 +287,89 @@ impl<'s> Solver<'s> {
     }
 
     /// Attacker to move: is there a mate within `n` (≥ 1) moves?
-    pub(crate) fn attack(&mut self, pos: &Position, n: u8, ply: usize) -> bool {
+    pub(crate) fn attack(&mut self, pos: &mut Position, n: u8, ply: usize) -> bool {
         if !self.tick() {
             return false;
         }
+        if n == 1 {
+            // The last move needs no table: checks are generated directly and
+            // tested for mate without playing them, cheaper than a likely
+            // cache miss, and the slots are kept for deeper results.
+            return self.mate_in_one_at(pos, ply.min(MAX_PLY - 1)).is_some();
+        }
         let key = pos.key() ^ self.salt;
+        if let Some(known) = self.probe_real(pos, n) {
+            return known;
+        }
         let tt_move = match self.tt.probe(key, n) {
             Probe::Win => return true,
             Probe::Fail => return false,
             Probe::Unknown(m) => m,
         };
-        if n == 1 {
-            let m = self.mate_in_one_at(pos, ply.min(MAX_PLY - 1));
-            self.tt.store(key, 1, m.is_some(), m.unwrap_or(Move::NULL));
-            return m.is_some();
-        }
         let us = pos.side_to_move();
         let ply_i = ply.min(MAX_PLY - 1);
+        let Some(len) = self.score_attacks(pos, n, ply_i, key, tt_move) else { return true };
+        let buf = self.buf(ply_i);
+        // Sort once (score and move packed in one integer): most attack
+        // nodes fail and try every move, where a lazy selection sort costs
+        // a quadratic number of comparisons.
+        let order = &mut buf.order[..len];
+        for (i, o) in order.iter_mut().enumerate() {
+            *o = ((buf.scores[i] as i64) << 16) | buf.moves[i].raw() as i64;
+        }
+        order.sort_unstable_by(|a, b| b.cmp(a));
+        let nth = |i: usize| Move::from_raw(order[i] as u16);
+        if len == 0 {
+            self.tt.store(key, n, false, Move::NULL);
+            return false;
+        }
+        let mut next = Some(pos.play(nth(0)));
+        for i in 0..len {
+            let m = nth(i);
+            let Some(mut child) = next.take() else { break };
+            // Play the following move now and start loading its table slot,
+            // so the memory access overlaps this move's search.
+            if i + 1 < len {
+                let c = pos.play(nth(i + 1));
+                self.tt.prefetch(c.key() ^ self.salt);
+                next = Some(c);
+            }
+            if self.defend(&mut child, n - 1, ply + 1) {
+                if self.aborted.is_some() {
+                    return false;
+                }
+                self.store_win(pos, key, n, m);
+                remember(&mut self.killers[ply_i], m);
+                self.bump(us, m, n);
+                return true;
+            }
+            if self.aborted.is_some() {
+                return false;
+            }
+        }
+        self.tt.store(key, n, false, Move::NULL);
+        false
+    }
+
+    /// Generates the attacker's moves into ply `ply_i`'s buffer with their
+    /// ordering scores and returns how many there are, or None when a check
+    /// turned out to mate at once (stored as a win at depth 1).
+    ///
+    /// Checks are played once here to count the replies (fewest first, as
+    /// proof-number search would); a check with no reply is an immediate
+    /// mate. Far from the leaves, quiet moves are probed for a threat: pass
+    /// the defender's turn and look for a mate in one.
+    fn score_attacks(&mut self, pos: &mut Position, n: u8, ply_i: usize, key: u64, tt_move: Move) -> Option<usize> {
+        let us = pos.side_to_move();
         let buf = self.buf(ply_i);
         let moves = &mut buf.moves;
         let scores = &mut buf.scores;
         moves.clear();
-        pos.generate_into(bastion_core::GenType::All, moves);
         let ci = CheckInfo::new(pos);
+        if self.restrict != 1 || !crate::checks::generate_checks(pos, &ci, moves) {
+            pos.generate_into(bastion_core::GenType::All, moves);
+        }
         let killers = self.killers[ply_i];
-
-        // Score every move. Checks are played once here to count the replies
-        // (fewest first, as proof-number search would); a check with no reply
-        // is an immediate mate. Far from the leaves, quiet moves are probed
-        // for a threat: pass the defender's turn and look for a mate in one.
         let threats = n >= 3 && self.restrict != 1;
         let mut kept = 0;
         for i in 0..moves.len() {
@@ -287,15 +383,16 @@ impl<'s> Solver<'s> {
             let s = if m == tt_move {
                 1 << 30
             } else if check {
-                let child = pos.play(m);
+                let undo = pos.make(m);
                 self.nodes += 1;
                 if threats {
-                    effort = self.tt.effort(child.key() ^ self.salt);
+                    effort = self.tt.effort(pos.key() ^ self.salt);
                 }
-                let replies = child.count_legal_moves() as i32;
+                let replies = pos.count_legal_moves() as i32;
+                pos.unmake(m, &undo);
                 if replies == 0 {
-                    self.tt.store(key, 1, true, m);
-                    return true;
+                    self.store_win(pos, key, 1, m);
+                    return None;
                 }
                 (1 << 28) - replies.min(60) * (1 << 22) + capture.unwrap_or(0)
             } else {
@@ -309,10 +406,12 @@ impl<'s> Solver<'s> {
                     self.hist(us, m).min((1 << 18) - 1) as i32
                 };
                 if threats || self.restrict == 2 {
-                    let child = pos.play(m);
-                    effort = self.tt.effort(child.key() ^ self.salt);
+                    let undo = pos.make(m);
+                    effort = self.tt.effort(pos.key() ^ self.salt);
                     self.nodes += 1;
-                    if !child.in_check() && self.mate_in_one(&child.play_null()).is_some() {
+                    let threat = !pos.in_check() && self.mate_in_one(&pos.play_null()).is_some();
+                    pos.unmake(m, &undo);
+                    if threat {
                         base + (1 << 25)
                     } else if self.restrict == 2 {
                         continue;
@@ -329,30 +428,56 @@ impl<'s> Solver<'s> {
             moves[kept] = m;
             kept += 1;
         }
-        let len = kept;
+        Some(kept)
+    }
+
+    /// [`Solver::attack`] at the root of a full-width pass. At the last depth
+    /// each wrong root move costs a refutation at full depth (millions of
+    /// nodes), so the root order matters most: moves that force (checks) or
+    /// threaten a short mate (in one or two, found by passing the
+    /// defender's turn) come first, then the rest; within each group the
+    /// previous refutation's size ranks, as everywhere far from the leaves.
+    fn attack_root(&mut self, pos: &mut Position, n: u8) -> bool {
+        if n < 4 || self.restrict != 0 || self.root_threats == 0 {
+            return self.attack(pos, n, 0);
+        }
+        if !self.tick() {
+            return false;
+        }
+        let key = pos.key() ^ self.salt;
+        let tt_move = match self.tt.probe(key, n) {
+            Probe::Win => return true,
+            Probe::Fail => return false,
+            Probe::Unknown(m) => m,
+        };
+        let Some(len) = self.score_attacks(pos, n, 0, key, tt_move) else { return true };
+        let buf = self.buf(0);
+        let mut order: Vec<(bool, bool, i32, Move)> = Vec::with_capacity(len);
         for i in 0..len {
-            // Selection sort step: cut-offs usually come early, so sorting lazily pays.
-            let mut best = i;
-            for j in i + 1..len {
-                if scores[j] > scores[best] {
-                    best = j;
-                }
-            }
-            scores.swap(i, best);
-            moves.swap(i, best);
-            let m = moves[i];
+            let (m, s) = (buf.moves[i], buf.scores[i]);
             let child = pos.play(m);
-            if self.defend(&child, n - 1, ply + 1) {
-                if self.aborted.is_some() {
-                    return false;
-                }
-                self.tt.store(key, n, true, m);
-                remember(&mut self.killers[ply_i], m);
-                self.bump(us, m, n);
-                return true;
-            }
+            let forcing = child.in_check() || {
+                let mut passed = child.play_null();
+                self.nodes += 1;
+                self.mate_in_one(&passed).is_some() || (self.root_threats >= 2 && self.attack(&mut passed, 2, 1))
+            };
             if self.aborted.is_some() {
                 return false;
+            }
+            order.push((m == tt_move, forcing, s, m));
+        }
+        order.sort_by_key(|o| std::cmp::Reverse((o.0, o.1, o.2)));
+        for &(_, _, _, m) in &order {
+            let mut child = pos.play(m);
+            let won = self.defend(&mut child, n - 1, 1);
+            if self.aborted.is_some() {
+                return false;
+            }
+            if won {
+                self.tt.store(key, n, true, m);
+                remember(&mut self.killers[0], m);
+                self.bump(pos.side_to_move(), m, n);
+                return true;
             }
         }
         self.tt.store(key, n, false, Move::NULL);
@@ -361,7 +486,7 @@ impl<'s> Solver<'s> {
 
     /// Defender to move, attacker then has `n` moves (n = 0: the defender
     /// must already be mated): does every defence lose?
-    pub(crate) fn defend(&mut self, pos: &Position, n: u8, ply: usize) -> bool {
+    pub(crate) fn defend(&mut self, pos: &mut Position, n: u8, ply: usize) -> bool {
         if n == 0 {
             return pos.in_check() && !pos.has_legal_moves();
         }
@@ -369,6 +494,9 @@ impl<'s> Solver<'s> {
             return false;
         }
         let key = pos.key() ^ self.salt;
+        if let Some(known) = self.probe_real(pos, n) {
+            return known;
+        }
         let tt_move = match self.tt.probe(key, n) {
             Probe::Win => return true,
             Probe::Fail => return false,
@@ -387,7 +515,12 @@ impl<'s> Solver<'s> {
                 continue;
             }
             tried[i] = m;
-            if !self.attack(&pos.play(m), n, ply + 1) {
+            // Make/unmake in place: copying the position and then reading
+            // the copy stalls on store forwarding (it was a third of the run time).
+            let undo = pos.make(m);
+            let won = self.attack(pos, n, ply + 1);
+            pos.unmake(m, &undo);
+            if !won {
                 if self.aborted.is_some() {
                     return false;
                 }
@@ -429,8 +562,10 @@ impl<'s> Solver<'s> {
             scores.swap(i, best);
             list.swap(i, best);
             let m = list[i];
-            let child = pos.play(m);
-            if !self.attack(&child, n, ply + 1) {
+            let undo = pos.make(m);
+            let won = self.attack(pos, n, ply + 1);
+            pos.unmake(m, &undo);
+            if !won {
                 if self.aborted.is_some() {
                     return false;
                 }
@@ -444,8 +579,35 @@ impl<'s> Solver<'s> {
                 return false;
             }
         }
-        self.tt.store(key, n, true, Move::NULL);
+        self.store_win(pos, key, n, Move::NULL);
         true
+    }
+
+    /// In a restricted pass, what the full-width table already knows: a real
+    /// win is a win here too (every answer of a restricted pass that says
+    /// "win" is a real win anyway), and a real failure implies the
+    /// restricted one. None outside restricted passes or when unknown.
+    #[inline]
+    fn probe_real(&self, pos: &Position, n: u8) -> Option<bool> {
+        if self.restrict == 0 {
+            return None;
+        }
+        match self.tt.probe(pos.key() ^ self.real_salt, n) {
+            Probe::Win => Some(true),
+            Probe::Fail => Some(false),
+            Probe::Unknown(_) => None,
+        }
+    }
+
+    /// Stores a win under `key`; in a restricted pass also under the
+    /// full-width key, since a mate found with fewer attacker moves is a
+    /// real mate: the full-width passes and the line extraction reuse it.
+    #[inline]
+    fn store_win(&mut self, pos: &Position, key: u64, n: u8, m: Move) {
+        self.tt.store(key, n, true, m);
+        if self.restrict != 0 {
+            self.tt.store(pos.key() ^ self.real_salt, n, true, m);
+        }
     }
 }
 

@@ -161,7 +161,7 @@ impl<'s> Solver<'s> {
     fn a(&mut self, goal: Goal, pos: &Position, k: u8) -> Result<bool, Aborted> {
         self.aborted = None;
         let v = match goal {
-            Goal::Direct => self.attack(pos, k, 0),
+            Goal::Direct => self.attack(&mut pos.clone(), k, 0),
             Goal::SelfMate => self.self_attack(pos, k),
         };
         self.finish(v)
@@ -171,7 +171,7 @@ impl<'s> Solver<'s> {
     fn d(&mut self, goal: Goal, pos: &Position, j: u8) -> Result<bool, Aborted> {
         self.aborted = None;
         let v = match goal {
-            Goal::Direct => self.defend(pos, j, 0),
+            Goal::Direct => self.defend(&mut pos.clone(), j, 0),
             Goal::SelfMate => self.self_defend(pos, j),
         };
         self.finish(v)
@@ -179,7 +179,12 @@ impl<'s> Solver<'s> {
 
     /// Smallest k ≤ max with the attacker winning from `pos`.
     fn attack_len(&mut self, goal: Goal, pos: &Position, max: u8) -> Result<Option<u8>, Aborted> {
-        for k in 1..=max {
+        self.attack_len_from(goal, pos, 1, max)
+    }
+
+    /// [`Self::attack_len`] when no win shorter than `min` exists.
+    fn attack_len_from(&mut self, goal: Goal, pos: &Position, min: u8, max: u8) -> Result<Option<u8>, Aborted> {
+        for k in min..=max {
             if self.a(goal, pos, k)? {
                 return Ok(Some(k));
             }
@@ -199,7 +204,12 @@ impl<'s> Solver<'s> {
 
     /// An attacker move that wins within exactly `k` (k shortest).
     fn best_attack(&mut self, goal: Goal, pos: &Position, k: u8) -> Result<Option<Move>, Aborted> {
-        for &m in pos.legal_moves().iter() {
+        // The move that proved this position won is usually still in the
+        // table: try it first, since each wrong move costs a full refutation.
+        let first = if goal == Goal::Direct { self.tt.stored_move(pos.key() ^ self.salt) } else { Move::NULL };
+        let moves = pos.legal_moves();
+        let ordered = moves.iter().filter(|&&m| m == first).chain(moves.iter().filter(|&&m| m != first));
+        for &m in ordered {
             if self.d(goal, &pos.play(m), k - 1)? {
                 return Ok(Some(m));
             }
@@ -264,7 +274,17 @@ impl<'s> Solver<'s> {
                 let len = if Self::defence_finishes(goal, &child) {
                     0
                 } else {
-                    self.attack_len(goal, &child, k)?.unwrap_or(k)
+                    // Only a defence that outlasts the longest so far matters:
+                    // one search at that length settles most of them, instead
+                    // of finding every defence's exact length from 1 upwards.
+                    let floor = best.map_or(0, |(_, b)| b);
+                    if floor >= k {
+                        break;
+                    }
+                    if floor > 0 && self.a(goal, &child, floor)? {
+                        continue;
+                    }
+                    self.attack_len_from(goal, &child, floor + 1, k)?.unwrap_or(k)
                 };
                 if best.is_none_or(|(_, b)| len > b) {
                     best = Some((d, len));

@@ -84,6 +84,28 @@ impl Table {
         Probe::Unknown(Move::NULL)
     }
 
+    /// Asks the CPU to start loading `key`'s bucket: a probe soon after
+    /// then finds it in cache instead of waiting on memory.
+    #[inline]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = &self.slots[self.bucket(key)] as *const [Entry; 2] as *const i8;
+            // SAFETY: prefetching is only a hint; the address is inside `slots`.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
+    }
+
+    /// The move stored for `key` (null if none): the proving move of a win,
+    /// or the refutation of a failure.
+    #[inline]
+    pub fn stored_move(&self, key: u64) -> Move {
+        let b = &self.slots[self.bucket(key)];
+        b.iter().find(|e| e.key == key).map_or(Move::NULL, |e| Move::from_raw(e.mv))
+    }
+
     /// The effort recorded for `key` (0 if none): log2 of the nodes of its last failed search.
     #[inline]
     pub fn effort(&self, key: u64) -> u8 {

@@ -298,3 +298,45 @@ fn solve_mate_api_and_stop_flag() {
     assert_eq!(solve_mate(&hard.position, 5, &stopped), None);
     assert_eq!(solve_mate(&pos("8/8/8/4k3/8/8/8/R3K3 w - - 0 1"), 2, &stop), None);
 }
+
+/// #6 and #7 from mates2000 that take well under a second: the root ordering
+/// (forcing moves and short threats first) and the plain order prove the same
+/// shortest length, and each main line replays to mate.
+#[test]
+fn root_ordering_changes_no_answer() {
+    for (fen, n) in [
+        ("2r1k2r/1p1pp1np/P1p4b/n1P1N2b/1p1PP1B1/2q2QB1/3NK1P1/5R2 w k - 0 1", 6),
+        ("3R4/K7/B6p/kP1p2pP/rp1P1pP1/qp2pP2/rp2P3/bN6 w - - 0 1", 6),
+        ("8/6K1/8/7k/8/5pPP/5P2/5B2 w - - 0 1", 6),
+        ("8/3p4/3p4/8/7P/8/p7/k1K5 w - - 0 1", 7),
+        ("8/6N1/8/4p3/4p3/8/2b4p/5K1k w - - 0 1", 7),
+    ] {
+        let p = pos(fen);
+        for ordered in [true, false] {
+            let mut s = Solver::new(16);
+            s.set_root_ordering(ordered);
+            assert_eq!(s.shortest_mate(&p, n).unwrap(), Some(n), "{fen} ordered {ordered}");
+            let line = s.main_line(&p, n).unwrap();
+            verify::direct_line(&p, &line, n).unwrap();
+        }
+    }
+}
+
+/// The node limit stops a search deterministically: two runs with the same
+/// limit stop at the same count, and a generous limit changes no answer.
+#[test]
+fn node_limit_is_deterministic() {
+    let p = pos("8/6K1/8/7k/8/5pPP/5P2/5B2 w - - 0 1");
+    let mut counts = Vec::new();
+    for _ in 0..2 {
+        let mut s = Solver::new(16);
+        s.set_node_limit(Some(20_000));
+        assert_eq!(s.shortest_mate(&p, 6), Err(bastion_solver::Aborted::NodeLimit));
+        counts.push(s.nodes());
+    }
+    assert_eq!(counts[0], counts[1]);
+    assert!(counts[0] >= 20_000 && counts[0] < 30_000, "{counts:?}");
+    let mut s = Solver::new(16);
+    s.set_node_limit(Some(u64::MAX / 2));
+    assert_eq!(s.shortest_mate(&p, 6), Ok(Some(6)));
+}
