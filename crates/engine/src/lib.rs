@@ -7,6 +7,7 @@
 
 pub mod book;
 pub mod eval;
+pub mod mate_prover;
 pub mod options;
 pub mod score;
 pub mod search;
@@ -14,6 +15,7 @@ pub mod tb;
 pub mod tt;
 
 pub use book::{BookLoader, BookProber};
+pub use mate_prover::{MateBudget, MateProver};
 pub use options::{EngineOptions, SearchParams};
 pub use score::Score;
 pub use search::{Engine, Limits, PvLine, ScoreBound, SearchControl, SearchInfo, SearchResult};

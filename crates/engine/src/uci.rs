@@ -6,6 +6,7 @@
 //! `info string` and otherwise ignored.
 
 use crate::book::{BookLoader, BookProber};
+use crate::mate_prover::{proved_mate_line, MateBudget, MateProver};
 use crate::options::{EngineOptions, SearchParams};
 use crate::score::Score;
 use crate::search::{Engine, Limits, ScoreBound, SearchControl, SearchInfo};
@@ -40,6 +41,8 @@ pub struct UciSession<W: Write + Send + 'static> {
     book: Option<Arc<dyn BookProber>>,
     own_book: bool,
     book_rng: u64,
+    mate_prover: Option<Arc<dyn MateProver>>,
+    use_mate_prover: bool,
 }
 
 impl<W: Write + Send + 'static> UciSession<W> {
@@ -69,7 +72,16 @@ impl<W: Write + Send + 'static> UciSession<W> {
                 .duration_since(std::time::UNIX_EPOCH)
                 .map_or(0x9E37_79B9_7F4A_7C15, |d| d.as_nanos() as u64)
                 | 1,
+            mate_prover: None,
+            use_mate_prover: true,
         }
+    }
+
+    /// Installs the solver that proves the shortest mate once the search finds one
+    /// (option `MateSolver`, on by default when a prover is installed).
+    pub fn with_mate_prover(mut self, prover: Arc<dyn MateProver>) -> Self {
+        self.mate_prover = Some(prover);
+        self
     }
 
     /// Installs the loader used by the `BookFile` option.
@@ -206,6 +218,9 @@ impl<W: Write + Send + 'static> UciSession<W> {
         lines.push("option name BastionTBPath type string default <empty>".to_string());
         lines.push("option name OwnBook type check default false".to_string());
         lines.push("option name BookFile type string default <empty>".to_string());
+        if self.mate_prover.is_some() {
+            lines.push("option name MateSolver type check default true".to_string());
+        }
         lines.push("uciok".to_string());
         for l in lines {
             self.say(&l);
@@ -337,12 +352,47 @@ impl<W: Write + Send + 'static> UciSession<W> {
         let history = self.history.clone();
         let out = Arc::clone(&self.out);
         let show_wdl = self.show_wdl;
+        // The prover answers "which is the shortest mate"; with several lines or a
+        // restricted root the question is a different one, so it stays out.
+        let prover = self.mate_prover.clone().filter(|_| {
+            self.use_mate_prover && !limits.infinite && limits.searchmoves.is_empty() && self.opts.multipv == 1
+        });
+        let timed = limits.movetime_ms.is_some() || limits.wtime_ms.is_some() || limits.btime_ms.is_some();
+        let control = Arc::clone(&self.control);
         self.control.stop.store(false, std::sync::atomic::Ordering::SeqCst);
         self.control.pondering.store(limits.ponder, std::sync::atomic::Ordering::SeqCst);
         let handle = std::thread::Builder::new().name("search".into()).stack_size(64 << 20).spawn(move || {
-            let result = engine.search(&pos, &history, &limits, &mut |info| {
+            // The last report of the first line: the mate solver's line is reported like it.
+            let mut last: Option<SearchInfo> = None;
+            let mut result = engine.search(&pos, &history, &limits, &mut |info| {
                 say(&out, &format_info(&pos, info, show_wdl));
+                if info.line.multipv == 1 {
+                    last = Some(info.clone());
+                }
             });
+            let stopped = control.stop.load(std::sync::atomic::Ordering::SeqCst);
+            if let (Some(prover), Some(mut info)) = (prover.filter(|_| !stopped), last) {
+                // A quarter of the search's own effort: node-limited for reproducible
+                // runs, and under a clock also a wall-clock limit.
+                let budget = MateBudget {
+                    nodes: result.nodes.max(100_000),
+                    deadline: timed.then(|| {
+                        std::time::Instant::now() + std::time::Duration::from_millis((result.time_ms / 4).max(10))
+                    }),
+                    stop: &control.stop,
+                };
+                if let Some(line) = proved_mate_line(prover.as_ref(), &pos, &result, &budget) {
+                    let moves = line.len().div_ceil(2) as i32;
+                    say(&out, &format!("info string mate solver: shortest mate in {moves} proved"));
+                    result.best = line.first().copied();
+                    result.ponder = line.get(1).copied();
+                    result.score = Score::Mate(moves);
+                    info.line.score = result.score;
+                    info.line.bound = ScoreBound::Exact;
+                    info.line.pv = line;
+                    say(&out, &format_info(&pos, &info, show_wdl));
+                }
+            }
             let line = match result.best {
                 Some(b) => match result.ponder {
                     Some(p) => format!("bestmove {} ponder {}", pos.to_uci(b), pos.play(b).to_uci(p)),
@@ -419,6 +469,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
             "syzygypath" | "bastiontbpath" => self.set_tb_path(&name, &value),
             "ownbook" => check(&value).map(|b| self.own_book = b),
             "bookfile" => self.set_book_file(&value),
+            "matesolver" if self.mate_prover.is_some() => check(&value).map(|b| self.use_mate_prover = b),
             _ => match SearchParams::switches().iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)) {
                 Some((_, field)) => check(&value).map(|b| *field(&mut opts.params) = b),
                 None => Err("unknown option".to_string()),
@@ -551,19 +602,12 @@ pub fn pv_string(pos: &Position, pv: &[Move]) -> String {
     s
 }
 
-/// Runs a UCI session on standard input and output.
+/// Runs a UCI session on standard input and output (no tablebase, book or
+/// mate-solver hooks; the `bastion` binary builds its session with them).
 pub fn run_stdio(loader: Option<TbLoader>) {
-    run_stdio_with(loader, None);
-}
-
-/// Runs a UCI session on standard input and output with tablebase and book loaders.
-pub fn run_stdio_with(tb: Option<TbLoader>, book: Option<BookLoader>) {
     let mut session = UciSession::new(std::io::stdout());
-    if let Some(l) = tb {
+    if let Some(l) = loader {
         session = session.with_tablebase_loader(l);
-    }
-    if let Some(l) = book {
-        session = session.with_book_loader(l);
     }
     session.run(std::io::stdin().lock());
 }

@@ -142,8 +142,26 @@ fn loader() -> bastion_engine::uci::TbLoader {
 
 /// Runs the engine on stdin/stdout until `quit` or end of input.
 pub fn run(_args: UciArgs) -> Result<()> {
-    bastion_engine::uci::run_stdio_with(Some(loader()), Some(book_loader()));
+    bastion_engine::uci::UciSession::new(std::io::stdout())
+        .with_tablebase_loader(loader())
+        .with_book_loader(book_loader())
+        .with_mate_prover(Arc::new(SolverProver))
+        .run(std::io::stdin().lock());
     Ok(())
+}
+
+/// The mate solver behind the engine's mate-sequence optimizer (option MateSolver).
+struct SolverProver;
+
+impl bastion_engine::MateProver for SolverProver {
+    fn shortest_mate(&self, pos: &Position, max_moves: u32, budget: &bastion_engine::MateBudget) -> Option<Vec<Move>> {
+        let mut solver = bastion_solver::Solver::new(8);
+        solver.set_stop(budget.stop);
+        solver.set_deadline(budget.deadline);
+        solver.set_node_limit(Some(budget.nodes));
+        let n = solver.shortest_mate(pos, u8::try_from(max_moves).ok()?).ok()??;
+        solver.main_line(pos, n).ok()
+    }
 }
 
 /// A Polyglot book behind the engine's book trait (options OwnBook / BookFile).

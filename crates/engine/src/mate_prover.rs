@@ -1,0 +1,53 @@
+//! Mate-sequence optimizer hook (thesis 002, §7.4): when the search announces a
+//! mate, a dedicated zero-evaluation solver proves the shortest one, and the
+//! engine reports and plays that line. The search's own mate scores can be
+//! longer than necessary (pruning, reductions, table grafts). The engine
+//! depends on no solver: the `bastion` binary plugs in `bastion-solver`.
+
+use crate::score::Score;
+use crate::search::SearchResult;
+use bastion_core::{Move, Position};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
+
+/// Mates longer than this (in moves) are left to the search: proving them can
+/// take far longer than the move's time.
+pub const MAX_PROVED_MATE: i32 = 12;
+
+/// How much work the prover may do for one move.
+#[derive(Clone, Copy, Debug)]
+pub struct MateBudget<'a> {
+    /// Solver nodes at most (deterministic: node- and depth-limited searches use only this).
+    pub nodes: u64,
+    /// Wall-clock limit, for searches under a clock.
+    pub deadline: Option<Instant>,
+    /// Raised by the UCI `stop` command.
+    pub stop: &'a AtomicBool,
+}
+
+/// Something that proves shortest forced mates.
+pub trait MateProver: Send + Sync {
+    /// The shortest forced mate for the side to move in at most `max_moves`
+    /// moves, as its main line (attacker's moves and the longest defence);
+    /// `None` when there is none that short or the budget ran out first.
+    fn shortest_mate(&self, pos: &Position, max_moves: u32, budget: &MateBudget) -> Option<Vec<Move>>;
+}
+
+/// The proved shortest mating line when the search's result announces a mate
+/// for the side to move (2 to [`MAX_PROVED_MATE`] moves) and the prover
+/// confirms one at least as short within its budget.
+pub fn proved_mate_line(
+    prover: &dyn MateProver,
+    pos: &Position,
+    result: &SearchResult,
+    budget: &MateBudget,
+) -> Option<Vec<Move>> {
+    let Score::Mate(n) = result.score else { return None };
+    if !(2..=MAX_PROVED_MATE).contains(&n) {
+        return None;
+    }
+    let line = prover.shortest_mate(pos, n as u32, budget)?;
+    let moves = line.len().div_ceil(2);
+    let legal = line.first().is_some_and(|&m| pos.is_legal(m));
+    (legal && line.len() % 2 == 1 && moves <= n as usize).then_some(line)
+}
