@@ -272,7 +272,9 @@ impl Tuner {
             .map(|(p, r)| {
                 let c: Coefficients = eval::coefficients(p);
                 let ph = c.phase as f64 / MAX_PHASE as f64;
-                Sample { coef: c.terms, mg_f: ph, eg_f: (1.0 - ph) * c.scale as f64 / 64.0, result: *r }
+                // The endgame scale applies to the whole blended value (see `eval::taper`).
+                let sc = c.scale as f64 / 64.0;
+                Sample { coef: c.terms, mg_f: ph * sc, eg_f: (1.0 - ph) * sc, result: *r }
             })
             .collect();
         let weights = eval::params::WEIGHTS.iter().map(|s| [s.0 as f64, s.1 as f64]).collect();

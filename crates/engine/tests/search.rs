@@ -153,3 +153,38 @@ fn stop_flag_ends_an_infinite_search() {
     assert!(r.best.is_some());
     assert!(done.duration_since(asked) < Duration::from_millis(500));
 }
+
+/// Every exact MultiPV value (centipawns, side to move) reported at depths 4..=depth.
+fn multipv_values(fen: &str, depth: i32) -> Vec<(i32, i32)> {
+    let mut e = Engine::new(EngineOptions { hash_mb: 16, multipv: 5, ..EngineOptions::default() });
+    let pos = Position::from_fen(fen).unwrap();
+    let mut values = Vec::new();
+    e.search(&pos, &[], &Limits::depth(depth), &mut |info| {
+        if info.line.bound == bastion_engine::ScoreBound::Exact && info.depth >= 4 {
+            match info.line.score {
+                Score::Cp(v) => values.push((info.depth, v)),
+                Score::Mate(_) => values.push((info.depth, i32::MAX)),
+            }
+        }
+    });
+    assert!(!values.is_empty());
+    values
+}
+
+#[test]
+fn known_draws_stay_drawn_in_every_line_and_depth() {
+    // Regressions: the fortress detector reads every MultiPV line at every depth.
+    // Wrong bishop, king in the corner: delta pruning used to skip the king's recapture
+    // of an under-promoted rook and reported +2..+5 in lines that were all dead draws.
+    for (d, v) in multipv_values("7k/8/5K2/7P/8/8/2B5/8 w - - 0 1", 14) {
+        assert_eq!(v, 0, "depth {d}");
+    }
+    // Rook v bishop, safe corner: move-count pruning used to drop the bishop's only
+    // safe square and reported +3..+4. Queen v c-pawn with the stalemate defence:
+    // quiescence stood pat in stalemates after taking the pawn.
+    for fen in ["7k/8/5K2/8/8/8/6b1/R7 w - - 0 1", "6K1/8/8/8/8/8/1kp5/7Q w - - 0 1"] {
+        for (d, v) in multipv_values(fen, 12) {
+            assert!((-100..100).contains(&v), "{fen} depth {d}: {v}");
+        }
+    }
+}

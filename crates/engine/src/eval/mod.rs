@@ -9,14 +9,16 @@
 //! Every term is `weight * count`, and the counts can be recorded through a
 //! [`Trace`], which is how the Texel tuner fits the weights.
 
+pub mod endgame;
 pub mod king;
+pub mod kpk;
 pub mod layout;
 pub mod masks;
 pub mod params;
 pub mod pawns;
 
 use bastion_core::attacks;
-use bastion_core::{Bitboard, Color, File, Position, Rank, Role, Square};
+use bastion_core::{Bitboard, Color, Position, Role};
 use layout::*;
 pub use pawns::PawnCache;
 
@@ -104,10 +106,15 @@ fn non_pawn_units(pos: &Position, c: Color) -> i32 {
 }
 
 /// Endgame scale 0..=64 for drawish material, for the side ahead by `eg_sign`.
-/// Known draws (K v K, K+minor v anything without pawns, KNN v K) scale to 0.
+/// Endgame knowledge first ([`endgame`]: wrong rook pawn, rook v minor, frozen pawn
+/// chains, KQKP), then material: K v K, K+minor v anything without pawns and KNN v K
+/// scale to 0, a small edge without pawns to 12, opposite bishops to 32.
 pub fn scale_factor(pos: &Position, eg: i32) -> i32 {
     let strong = if eg >= 0 { Color::White } else { Color::Black };
     let weak = !strong;
+    if let Some(s) = endgame::scale(pos, strong) {
+        return s;
+    }
     if pos.pieces(strong, Role::Pawn).is_empty() {
         let s = non_pawn_units(pos, strong);
         let wk = non_pawn_units(pos, weak);
@@ -121,12 +128,6 @@ pub fn scale_factor(pos: &Position, eg: i32) -> i32 {
         if s - wk <= 3 {
             return 12;
         }
-    }
-    if wrong_bishop_rook_pawn_draw(pos, strong) {
-        return 0;
-    }
-    if queen_against_seventh_rank_pawn(pos, strong) {
-        return 0;
     }
     // Opposite-coloured bishops with nothing else but pawns.
     let wb = pos.pieces(Color::White, Role::Bishop);
@@ -143,47 +144,6 @@ pub fn scale_factor(pos: &Position, eg: i32) -> i32 {
         }
     }
     64
-}
-
-/// Rook pawns (all on one edge file), alone or with a bishop that cannot
-/// control the queening corner, against a bare king that holds the corner: a draw.
-fn wrong_bishop_rook_pawn_draw(pos: &Position, strong: Color) -> bool {
-    let weak = !strong;
-    let bishops = pos.pieces(strong, Role::Bishop);
-    let pawns = pos.pieces(strong, Role::Pawn);
-    if bishops.count() > 1
-        || non_pawn_units(pos, strong) != 3 * bishops.count() as i32
-        || pawns.is_empty()
-        || non_pawn_units(pos, weak) != 0
-    {
-        return false;
-    }
-    let file = match pawns.into_iter().map(|p| p.file()).collect::<Vec<_>>() {
-        files if files.iter().all(|&f| f == File::A) => File::A,
-        files if files.iter().all(|&f| f == File::H) => File::H,
-        _ => return false,
-    };
-    let corner = Square::from_coords(file, Rank::EIGHTH.relative(strong));
-    let bishop_controls_corner = bishops.first().is_some_and(|b| b.is_light() == corner.is_light());
-    !bishop_controls_corner && pos.king(weak).distance(corner) <= 1
-}
-
-/// Queen against a rook or bishop pawn on its seventh rank with its king beside
-/// it: the stalemate defence usually holds unless the stronger king is near,
-/// which the search must then find (as in Stockfish's KQKP rule).
-fn queen_against_seventh_rank_pawn(pos: &Position, strong: Color) -> bool {
-    let weak = !strong;
-    let pawn = pos.pieces(weak, Role::Pawn);
-    if pos.pieces(strong, Role::Queen).count() != 1
-        || non_pawn_units(pos, strong) != 9
-        || pos.pieces(strong, Role::Pawn).nonempty()
-        || non_pawn_units(pos, weak) != 0
-        || pawn.count() != 1
-    {
-        return false;
-    }
-    let p = pawn.lsb();
-    p.rank().relative(weak).index() == 6 && matches!(p.file().index(), 0 | 2 | 5 | 7) && pos.king(weak).distance(p) == 1
 }
 
 #[inline(always)]
@@ -232,7 +192,7 @@ pub fn evaluate_with<T: Trace>(
     let ph = phase(pos);
 
     if let Some((alpha, beta, margin)) = lazy {
-        let est = taper(total, ph, 64);
+        let est = taper(total, ph, scale_factor(pos, total.1));
         let est = if stm == Color::White { est } else { -est };
         if est - margin >= beta || est + margin <= alpha {
             return est;
@@ -370,12 +330,15 @@ pub fn evaluate_with<T: Trace>(
     }
 }
 
+/// Blends middlegame and endgame by `phase`, then applies the endgame `scale`. Scales
+/// below 64 only come from endings, where they apply to the whole value: the small
+/// middlegame share must not survive a known draw.
 #[inline(always)]
 fn taper(s: S, phase: i32, scale: i32) -> i32 {
-    if scale == 0 {
-        return 0;
+    if scale == 64 {
+        return (s.0 * phase + s.1 * (MAX_PHASE - phase)) / MAX_PHASE;
     }
-    (s.0 * phase + s.1 * scale / 64 * (MAX_PHASE - phase)) / MAX_PHASE
+    (s.0 * phase + s.1 * (MAX_PHASE - phase)) * scale / (64 * MAX_PHASE)
 }
 
 #[cfg(test)]
@@ -413,6 +376,14 @@ mod tests {
         "2rr3k/pp3pp1/1nnqbN1p/3pN3/2pP4/2P3Q1/PPB4P/R4RK1 w - - 0 1",
         "8/8/4k3/8/1B6/8/8/4K3 w - - 0 1",
         "6k1/5ppp/8/8/8/8/5PPP/3R2K1 b - - 0 1",
+        // Endings with knowledge-based scales (wrong rook pawn, rook v minor, KQKP,
+        // KPK, frozen chain), so the walks below reach them and their neighbours.
+        "7k/8/5K2/7P/8/8/2B5/8 w - - 0 1",
+        "7k/8/5K2/8/8/8/6b1/R7 w - - 0 1",
+        "8/2R5/8/8/7k/3K4/8/4n3 w - - 0 1",
+        "6K1/8/8/8/8/8/1kp5/7Q w - - 0 1",
+        "8/8/8/1k6/8/8/K5P1/8 w - - 0 1",
+        "4k3/8/2p1p3/1pPpPp1p/pP1P1PpP/P5P1/8/2B1K3 w - - 0 1",
     ];
 
     #[test]
@@ -465,7 +436,9 @@ mod tests {
             ("8/8/8/k6P/8/8/4B3/6K1 w - - 0 1", false),
             ("8/8/8/8/p7/8/2k5/K2b4 w - - 0 1", true),
             ("7k/8/5K2/7P/8/8/8/8 w - - 0 1", true),
-            ("8/8/5k2/8/8/8/7P/6K1 w - - 0 1", false),
+            // KPK is exact (bitbase): the king two squares from the corner gets there.
+            ("8/8/5k2/8/8/8/7P/6K1 w - - 0 1", true),
+            ("8/8/8/8/k7/8/7P/6K1 w - - 0 1", false),
         ] {
             let p = Position::from_fen(f).unwrap();
             assert_eq!(evaluate(&p, &mut cache) == 0, drawn, "{f}");

@@ -16,6 +16,17 @@ pub(crate) fn non_pawn_material(pos: &Position, c: Color) -> bool {
     (pos.color_bb(c) - pos.role_bb(Role::Pawn) - pos.role_bb(Role::King)).nonempty()
 }
 
+/// `c` has no pawns and exactly one piece besides its king, and the opponent has more
+/// non-pawn material.
+fn lone_piece_defender(pos: &Position, c: Color) -> bool {
+    let value = |c: Color| {
+        3 * (pos.pieces(c, Role::Knight).count() + pos.pieces(c, Role::Bishop).count())
+            + 5 * pos.pieces(c, Role::Rook).count()
+            + 9 * pos.pieces(c, Role::Queen).count()
+    };
+    pos.pieces(c, Role::Pawn).is_empty() && pos.color_bb(c).count() == 2 && value(!c) > value(c)
+}
+
 fn low_material(pos: &Position, c: Color) -> bool {
     let minors = pos.pieces(c, Role::Knight).count() + pos.pieces(c, Role::Bishop).count();
     let heavy = pos.pieces(c, Role::Rook).count() * 2 + pos.pieces(c, Role::Queen).count() * 4;
@@ -392,6 +403,13 @@ impl Worker {
         let mut captures = MoveList::new();
         let tt_capture = !tt_move.is_null() && is_capture(pos, tt_move);
         let adc_here = self.stack[ply].adc;
+        // With four men (KRKB, KRKN, KQKR, KBPK, KQKP, ...) one quiet move is often the
+        // only defence or the only way to make progress, and move-count and history
+        // pruning turn such endings into false wins or false draws; with five, the same
+        // holds for a lone piece defending against more material. These trees are small:
+        // all quiet moves are searched there.
+        let men = pos.occupied().count();
+        let full_width = men <= 4 || (men == 5 && lone_piece_defender(pos, us));
 
         loop {
             let m = if root {
@@ -429,14 +447,14 @@ impl Worker {
                 let lmr_depth = (depth - 1 - lmr_base + hist / 8000).max(0);
                 if quiet && !gives_check {
                     let lmp_limit = (3 + depth * depth) / (2 - improving as i32);
-                    if p.lmp && depth <= 8 && move_count as i32 >= lmp_limit {
+                    if p.lmp && depth <= 8 && move_count as i32 >= lmp_limit && !full_width {
                         picker.skip_quiets();
                         continue;
                     }
                     if p.futility && !in_check && lmr_depth <= 7 && eval_est + 110 + 100 * lmr_depth <= alpha {
                         continue;
                     }
-                    if p.history && lmr_depth <= 3 && hist < -4000 * depth {
+                    if p.history && lmr_depth <= 3 && hist < -4000 * depth && !full_width {
                         continue;
                     }
                     if p.see_pruning && lmr_depth <= 7 && !pos.see_ge(m, -20 * lmr_depth * lmr_depth) {

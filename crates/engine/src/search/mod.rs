@@ -198,6 +198,8 @@ pub struct Engine {
 impl Engine {
     /// A fresh engine.
     pub fn new(opts: EngineOptions) -> Engine {
+        // The KPK bitbase takes ~0.1 s to build: start it now, off the search's path.
+        crate::eval::kpk::prepare_in_background();
         let tt = Arc::new(TranspositionTable::new(opts.hash_mb));
         let workers = (0..opts.threads.max(1)).map(Worker::new).collect();
         Engine { opts, tt, workers, control: Arc::new(SearchControl::default()), tb: None }

@@ -1,6 +1,7 @@
 //! Quiescence search: captures and promotions (SEE- and delta-pruned) until the
 //! position is quiet; all evasions when in check.
 
+use super::alphabeta::non_pawn_material;
 use super::ordering::{captured_role, cont_index, is_capture, MovePicker, QuietContext, NONE_CONT};
 use super::thread::Worker;
 use super::Shared;
@@ -49,6 +50,13 @@ impl Worker {
                 return tt_score;
             }
         }
+        // Five men or fewer: a side with only king and pawns is checked for stalemate
+        // before standing pat (taking the last pawn often stalemates, as in KQKP), every
+        // evasion is searched, and recaptures are never delta-pruned (below).
+        let few_men = pos.occupied().count() <= 5;
+        if few_men && !in_check && !non_pawn_material(pos, pos.side_to_move()) && !pos.has_legal_moves() {
+            return 0;
+        }
         let mut best;
         let static_eval;
         if in_check {
@@ -83,6 +91,11 @@ impl Worker {
             .filter(|&m| !m.is_null() && (in_check || is_capture(pos, m) || m.is_promotion()) && pos.is_legal(m))
             .unwrap_or(Move::NULL);
         let futility_base = static_eval + 160;
+        let prev_to = if few_men && ply >= 1 && !self.stack[ply - 1].mv.is_null() {
+            Some(self.stack[ply - 1].mv.to())
+        } else {
+            None
+        };
         let mut picker = MovePicker::new(tt_move, !in_check);
         let ctx = QuietContext {
             hist: &self.hist,
@@ -118,8 +131,11 @@ impl Worker {
                         continue;
                     }
                 }
-                // Delta pruning: even winning the piece does not reach alpha.
-                if i < first_quiet && !m.is_promotion() && !pos.gives_check(m) {
+                // Delta pruning: even winning the piece does not reach alpha. Not for a
+                // recapture with few men: taking back the last moved piece can change the
+                // material class (the king takes an under-promoted rook and a known draw
+                // remains), which the piece value does not bound.
+                if i < first_quiet && !m.is_promotion() && !pos.gives_check(m) && Some(m.to()) != prev_to {
                     let gain = PIECE_VALUE[captured_role(pos, m).index()];
                     if futility_base + gain <= alpha {
                         best = best.max(futility_base + gain);
@@ -129,7 +145,7 @@ impl Worker {
                 if !pos.see_ge(m, 0) {
                     continue;
                 }
-            } else if in_check && best > -TB_WIN_IN_MAX && legal > 3 && !is_capture(pos, m) {
+            } else if in_check && best > -TB_WIN_IN_MAX && legal > 3 && !is_capture(pos, m) && !few_men {
                 // Late quiet evasions once a defence has been found.
                 continue;
             }
