@@ -26,6 +26,8 @@ impl CastlingSide {
 }
 
 const NONE: u8 = 64;
+/// All four lanes empty.
+const NONE_WORD: u32 = u32::from_ne_bytes([NONE; 4]);
 
 /// The castling rights of both sides: the rook square for each colour and wing.
 ///
@@ -42,6 +44,13 @@ const fn lane(color: Color, side: CastlingSide) -> u32 {
     8 * (color.index() as u32 * 2 + side.index() as u32)
 }
 
+/// `rooks` with the `bits` wide lane at `shift` replaced by the same lane of `value`.
+#[inline(always)]
+const fn with_lane(rooks: u32, shift: u32, bits: u32, value: u32) -> u32 {
+    let mask = ((1u64 << bits) - 1) as u32;
+    (rooks & !(mask << shift)) | ((value & mask) << shift)
+}
+
 impl Default for Castling {
     fn default() -> Self {
         Castling::NONE
@@ -56,7 +65,7 @@ impl std::fmt::Debug for Castling {
 
 impl Castling {
     /// No castling rights.
-    pub const NONE: Castling = Castling { rooks: u32::from_ne_bytes([NONE; 4]) };
+    pub const NONE: Castling = Castling { rooks: NONE_WORD };
 
     /// The rook that may castle for `color` on `side`, if the right exists.
     #[inline]
@@ -66,26 +75,23 @@ impl Castling {
 
     /// Grants the right for `color` on `side` with the rook on `rook`.
     pub fn set(&mut self, color: Color, side: CastlingSide, rook: Square) {
-        let shift = lane(color, side);
-        self.rooks = (self.rooks & !(0xff << shift)) | (rook.index() as u32) << shift;
+        self.rooks = with_lane(self.rooks, lane(color, side), 8, rook.index() as u32);
     }
 
     /// Removes one right.
     pub fn remove(&mut self, color: Color, side: CastlingSide) {
-        let shift = lane(color, side);
-        self.rooks = (self.rooks & !(0xff << shift)) | (NONE as u32) << shift;
+        self.rooks = with_lane(self.rooks, lane(color, side), 8, NONE_WORD);
     }
 
     /// Removes both rights of `color`.
     pub fn remove_color(&mut self, color: Color) {
-        let shift = 16 * color.index() as u32;
-        self.rooks = (self.rooks & !(0xffff << shift)) | (u32::from_ne_bytes([NONE; 4]) & (0xffff << shift));
+        self.rooks = with_lane(self.rooks, 16 * color.index() as u32, 16, NONE_WORD);
     }
 
     /// True if no right remains.
     #[inline]
     pub fn is_empty(&self) -> bool {
-        self.as_u32() == u32::from_ne_bytes([NONE; 4])
+        self.rooks == NONE_WORD
     }
 
     /// The four rook slots as one word, for cheap comparison in make-move.
@@ -96,8 +102,7 @@ impl Castling {
 
     /// True if `color` keeps any right.
     pub fn has_color(&self, color: Color) -> bool {
-        let shift = 16 * color.index() as u32;
-        (self.rooks >> shift) & 0xffff != u32::from_ne_bytes([NONE; 4]) & 0xffff
+        (self.rooks >> (16 * color.index() as u32)) & 0xffff != NONE_WORD & 0xffff
     }
 
     /// The squares of all rooks that may still castle.
@@ -111,7 +116,7 @@ impl Castling {
         let mut rooks = self.rooks;
         for shift in [0, 8, 16, 24] {
             if (rooks >> shift) & 0xff == sq.index() as u32 {
-                rooks = (rooks & !(0xff << shift)) | (NONE as u32) << shift;
+                rooks = with_lane(rooks, shift, 8, NONE_WORD);
             }
         }
         self.rooks = rooks;

@@ -21,10 +21,10 @@ pub struct Undo {
     castling: Castling,
     ep: Option<Square>,
     halfmove: u16,
-    /// Key, pawn key, material key and checkers, saved and restored as one block:
-    /// restoring them with one wide load from four narrow stores stalled store
-    /// forwarding, which cost more than the rest of unmake.
-    state: [u64; 4],
+    key: u64,
+    pawn_key: u64,
+    material_key: u64,
+    checkers: Bitboard,
 }
 
 impl Position {
@@ -41,7 +41,10 @@ impl Position {
             castling: self.castling,
             ep: self.ep,
             halfmove: self.halfmove,
-            state: [self.key, self.pawn_key, self.material_key, self.checkers.0],
+            key: self.key,
+            pawn_key: self.pawn_key,
+            material_key: self.material_key,
+            checkers: self.checkers,
         };
         self.play_unchecked(m);
         undo
@@ -86,24 +89,18 @@ impl Position {
                 // Mailbox codes are colour * 6 + role, and the mover's colour is known.
                 let role = undo.moved.wrapping_sub(6 * us.index() as u8);
                 let piece = Piece::new(us, Role::from_index(role as usize).unwrap_or(Role::Pawn));
-                // One read-modify-write per word: unmake and the next make chain through
-                // these words, so every extra update lengthens the critical path.
-                let bb = Bitboard::from_square(from) | Bitboard::from_square(to);
-                self.by_role[piece.role.index()] ^= bb;
-                self.by_color[us.index()] ^= bb;
-                self.mailbox[to.index()] = NO_PIECE;
-                self.mailbox[from.index()] = piece.index() as u8;
+                self.lift(to, piece);
+                self.drop_at(from, piece);
                 self.restore_captured(to, undo.captured, them);
             }
         }
         self.castling = undo.castling;
         self.ep = undo.ep;
         self.halfmove = undo.halfmove;
-        let [key, pawn_key, material_key, checkers] = undo.state;
-        self.key = key;
-        self.pawn_key = pawn_key;
-        self.material_key = material_key;
-        self.checkers = Bitboard(checkers);
+        self.key = undo.key;
+        self.pawn_key = undo.pawn_key;
+        self.material_key = undo.material_key;
+        self.checkers = undo.checkers;
     }
 
     #[inline(always)]

@@ -284,7 +284,7 @@ impl Position {
         let king = self.king(!us);
         let occ = self.occupied();
         let mut checkers = Bitboard::EMPTY;
-        if attacks::attacks(piece.role, us, to, occ).contains(king) && piece.role != Role::King {
+        if piece.role != Role::King && attacks::attacks(piece.role, us, to, occ).contains(king) {
             checkers = Bitboard::from_square(to);
         }
         if attacks::line(from, king).nonempty() {
