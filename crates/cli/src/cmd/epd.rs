@@ -21,9 +21,10 @@ pub struct EpdArgs {
     /// Engine command line, e.g. `stockfish` or `"./bastion uci"`.
     #[arg(long)]
     engine: String,
-    /// Time per position: `1s`, `500ms`, `2.5` (seconds).
-    #[arg(long, default_value = "1s")]
-    time: String,
+    /// Time per position: `1s`, `500ms`, `2.5` (seconds); default 1s, or with
+    /// --nodes 600s as a guard against a hung engine.
+    #[arg(long)]
+    time: Option<String>,
     /// Also report solved counts at these times (comma separated); the search
     /// runs for the largest of them and --time.
     #[arg(long, value_delimiter = ',')]
@@ -86,8 +87,7 @@ pub fn run(args: EpdArgs) -> Result<()> {
     if args.nodes == Some(0) {
         bail!("--nodes must be positive");
     }
-    // With a node budget the time is only a guard against a hung engine: keep it generous.
-    let time = if args.nodes.is_some() && args.time == "1s" { "600s" } else { args.time.as_str() };
+    let time = args.time.as_deref().unwrap_or(if args.nodes.is_some() { "600s" } else { "1s" });
     let mut times = vec![parse_duration(time)?];
     for t in &args.times {
         times.push(parse_duration(t)?);
