@@ -36,6 +36,28 @@ const fn leaper_table(deltas: &[(i32, i32)]) -> [u64; 64] {
     table
 }
 
+/// Attacks on an empty board along `dirs` (the slider's "pseudo-attacks").
+const fn ray_table(dirs: &[(i32, i32)]) -> [u64; 64] {
+    let mut table = [0u64; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        let mut i = 0;
+        while i < dirs.len() {
+            let (mut f, mut r) = ((sq % 8) as i32 + dirs[i].0, (sq / 8) as i32 + dirs[i].1);
+            while f >= 0 && f < 8 && r >= 0 && r < 8 {
+                table[sq] |= 1 << (r * 8 + f);
+                f += dirs[i].0;
+                r += dirs[i].1;
+            }
+            i += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+static ROOK_RAYS: [u64; 64] = ray_table(&[(1, 0), (-1, 0), (0, 1), (0, -1)]);
+static BISHOP_RAYS: [u64; 64] = ray_table(&[(1, 1), (1, -1), (-1, 1), (-1, -1)]);
 static KNIGHT: [u64; 64] = leaper_table(&[(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]);
 static KING: [u64; 64] = leaper_table(&[(1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1), (0, -1), (1, -1)]);
 static PAWN: [[u64; 64]; 2] = [leaper_table(&[(-1, 1), (1, 1)]), leaper_table(&[(-1, -1), (1, -1)])];
@@ -63,6 +85,19 @@ pub fn bishop_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
     slider(&BISHOP_MAGICS[sq.index()], occupied)
 }
 
+/// Squares a rook on `sq` would attack on an empty board: one load, for cheap
+/// "could any rook-like piece reach this square at all" filters.
+#[inline(always)]
+pub fn rook_rays(sq: Square) -> Bitboard {
+    Bitboard(ROOK_RAYS[sq.index()])
+}
+
+/// Squares a bishop on `sq` would attack on an empty board.
+#[inline(always)]
+pub fn bishop_rays(sq: Square) -> Bitboard {
+    Bitboard(BISHOP_RAYS[sq.index()])
+}
+
 /// Squares a queen on `sq` attacks given the occupied squares.
 #[inline]
 pub fn queen_attacks(sq: Square, occupied: Bitboard) -> Bitboard {
@@ -88,7 +123,7 @@ pub fn pawn_attacks(color: Color, sq: Square) -> Bitboard {
 }
 
 /// Squares a piece of `role` and `color` on `sq` attacks.
-#[inline]
+#[inline(always)]
 pub fn attacks(role: Role, color: Color, sq: Square, occupied: Bitboard) -> Bitboard {
     match role {
         Role::Pawn => pawn_attacks(color, sq),
@@ -155,6 +190,8 @@ mod tests {
             for sq in Square::all() {
                 assert_eq!(rook_attacks(sq, occ), slow_ray(sq, occ, &[(1, 0), (-1, 0), (0, 1), (0, -1)]));
                 assert_eq!(bishop_attacks(sq, occ), slow_ray(sq, occ, &[(1, 1), (1, -1), (-1, 1), (-1, -1)]));
+                assert_eq!(rook_rays(sq), rook_attacks(sq, Bitboard::EMPTY));
+                assert_eq!(bishop_rays(sq), bishop_attacks(sq, Bitboard::EMPTY));
             }
         }
     }

@@ -15,6 +15,7 @@
 pub mod attacks;
 pub mod bitboard;
 pub mod castling;
+pub mod check_info;
 pub mod color;
 pub mod epd;
 pub mod error;
@@ -37,6 +38,7 @@ pub mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use castling::{Castling, CastlingSide};
+pub use check_info::CheckInfo;
 pub use color::Color;
 pub use error::{EpdError, FenError, MoveError};
 pub use game::{Game, Outcome, Termination};

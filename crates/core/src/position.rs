@@ -2,12 +2,15 @@
 //! rights, en-passant square, clocks and incrementally updated keys.
 //!
 //! Moves are applied by copy-make ([`Position::play`]) or in place
-//! ([`Position::play_unchecked`]); a copy is ~170 bytes, which measured faster
-//! than keeping an undo record for the perft and search workloads.
+//! ([`Position::play_unchecked`], or [`Position::make`]/[`Position::unmake`] with
+//! an undo record). Perft measured in-place make/unmake faster at inner plies and
+//! a copy (~170 bytes) faster at the last ply; [`crate::CheckInfo`] makes either
+//! cheaper when many moves of one position are played.
 
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::castling::{Castling, CastlingSide};
+use crate::check_info::CheckInfo;
 use crate::color::Color;
 use crate::moves::{Move, MoveKind};
 use crate::piece::{Piece, Role};
@@ -327,8 +330,8 @@ impl Position {
         let king = self.king(color);
         let them = !color;
         let occ = self.occupied();
-        let snipers = (attacks::rook_attacks(king, Bitboard::EMPTY) & self.orthogonal_sliders(them))
-            | (attacks::bishop_attacks(king, Bitboard::EMPTY) & self.diagonal_sliders(them));
+        let snipers = (attacks::rook_rays(king) & self.orthogonal_sliders(them))
+            | (attacks::bishop_rays(king) & self.diagonal_sliders(them));
         let mut blockers = Bitboard::EMPTY;
         for s in snipers {
             let between = attacks::between(king, s).without(s) & occ;
@@ -464,6 +467,18 @@ impl Position {
     /// the side to move); anything else leaves a corrupt position.
     #[inline(always)]
     pub fn play_unchecked(&mut self, m: Move) {
+        self.play_impl(m, None);
+    }
+
+    /// [`Position::play_unchecked`] with this position's [`CheckInfo`], which makes
+    /// finding the checks the move gives cheaper when many moves are played.
+    #[inline(always)]
+    pub fn play_unchecked_with(&mut self, m: Move, ci: &CheckInfo) {
+        self.play_impl(m, Some(ci));
+    }
+
+    #[inline(always)]
+    fn play_impl(&mut self, m: Move, ci: Option<&CheckInfo>) {
         let us = self.side;
         let them = !us;
         let from = m.from();
@@ -547,7 +562,10 @@ impl Position {
         self.side = them;
         self.key ^= zobrist::side();
         self.checkers = match m.kind() {
-            MoveKind::Normal => self.checkers_after(piece, from, to),
+            MoveKind::Normal => match ci {
+                Some(ci) => self.checkers_with(ci, piece.role, from, to),
+                None => self.checkers_after(piece, from, to),
+            },
             _ => self.checkers_of(them),
         };
 

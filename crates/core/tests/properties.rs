@@ -1,6 +1,7 @@
 //! Property tests over random games: make/unmake restores everything, the
-//! incremental keys equal keys computed from scratch, FEN round-trips, and the
-//! staged generators partition the legal moves.
+//! incremental keys equal keys computed from scratch, FEN round-trips, the
+//! staged generators partition the legal moves, and playing with check info
+//! equals playing without.
 
 use bastion_core::{Game, GenType, MoveList, Position};
 use proptest::prelude::*;
@@ -38,6 +39,13 @@ proptest! {
                 prop_assert_eq!(pos.gives_check(*m), pos.play(*m).in_check(), "{} {:?}", pos.fen(), m);
             }
             prop_assert_eq!(moves.len() as u64, pos.count_legal_moves());
+            // Playing with the position's check info gives the same position.
+            let ci = pos.check_info();
+            for &m in moves.iter() {
+                let mut with = pos.clone();
+                with.play_unchecked_with(m, &ci);
+                prop_assert_eq!(&with, &pos.play(m), "{} {:?}", pos.fen(), m);
+            }
 
             let m = moves[c as usize % moves.len()];
             game.make(m);
