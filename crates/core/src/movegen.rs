@@ -8,6 +8,7 @@
 use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::castling::CastlingSide;
+use crate::check_info::CheckInfo;
 use crate::color::Color;
 use crate::moves::{Move, MoveList};
 use crate::piece::Role;
@@ -322,21 +323,19 @@ impl Position {
 
     /// True if playing the legal move `m` gives check.
     pub fn gives_check(&self, m: Move) -> bool {
-        let us = self.side;
-        let them_king = self.king(!us);
+        self.gives_check_with(m, &self.check_info())
+    }
+
+    /// [`Position::gives_check`] with this position's [`CheckInfo`], computed once
+    /// for all the moves a search tries here.
+    #[inline]
+    pub fn gives_check_with(&self, m: Move, ci: &CheckInfo) -> bool {
         if !matches!(m.kind(), crate::moves::MoveKind::Normal) {
             return self.play(m).in_check();
         }
         let (from, to) = (m.from(), m.to());
         let Some(role) = self.role_at(from) else { return false };
-        let occ = self.occupied().without(from).with(to);
-        if attacks::attacks(role, us, to, occ).contains(them_king) && role != Role::King {
-            return true;
-        }
-        // Discovered check: a slider of ours behind the moved piece.
-        if self.blockers_for_king(!us).contains(from) && !attacks::aligned(from, to, them_king) {
-            return true;
-        }
-        false
+        ci.check_squares(role).contains(to)
+            || (ci.discoverers().contains(from) && !attacks::aligned(from, to, self.king(!self.side)))
     }
 }

@@ -4,6 +4,7 @@ use anyhow::{bail, Context, Result};
 use bastion_core::perft::{self, parse_suite};
 use bastion_core::Position;
 use clap::Args;
+use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -109,6 +110,12 @@ fn run_suite(path: &str, args: &PerftArgs) -> Result<()> {
     let next = AtomicUsize::new(0);
     let (total, checked) = (AtomicU64::new(0), AtomicUsize::new(0));
     let failed = Mutex::new(Vec::new());
+    // Deep suite runs take an hour: show positions done, nodes per second and failures so far.
+    let bar = if args.json { ProgressBar::hidden() } else { ProgressBar::new(cases.len() as u64) };
+    bar.set_style(
+        ProgressStyle::with_template("{bar:30} {pos}/{len} positions, {elapsed} elapsed, ~{eta} left {msg}")
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
     std::thread::scope(|scope| {
         for _ in 0..threads {
             scope.spawn(|| loop {
@@ -123,9 +130,17 @@ fn run_suite(path: &str, args: &PerftArgs) -> Result<()> {
                         failed.lock().unwrap_or_else(|e| e.into_inner()).push(line);
                     }
                 }
+                let secs = start.elapsed().as_secs_f64().max(1e-9);
+                let failures = failed.lock().map_or(0, |f| f.len());
+                bar.set_message(format!(
+                    "({:.0} M nodes/s, {failures} failed)",
+                    total.load(Ordering::Relaxed) as f64 / secs / 1e6
+                ));
+                bar.inc(1);
             });
         }
     });
+    bar.finish_and_clear();
     let (total, checked) = (total.into_inner(), checked.into_inner());
     let failed = failed.into_inner().unwrap_or_else(|e| e.into_inner());
     let secs = start.elapsed().as_secs_f64();

@@ -403,6 +403,7 @@ impl Worker {
         let mut captures = MoveList::new();
         let tt_capture = !tt_move.is_null() && is_capture(pos, tt_move);
         let adc_here = self.stack[ply].adc;
+        let check_info = pos.check_info();
         // With four men (KRKB, KRKN, KQKR, KBPK, KQKP, ...) one quiet move is often the
         // only defence or the only way to make progress, and move-count and history
         // pruning turn such endings into false wins or false draws; with five, the same
@@ -438,7 +439,7 @@ impl Worker {
             move_count += 1;
             let capture = is_capture(pos, m);
             let quiet = !capture && !m.is_promotion();
-            let gives_check = pos.gives_check(m);
+            let gives_check = pos.gives_check_with(m, &check_info);
             let hist = if quiet { self.quiet_score(pos, ply, m) } else { 0 };
             let lmr_base = self.lmr[(depth as usize).min(63)][move_count.min(63)];
 

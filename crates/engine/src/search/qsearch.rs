@@ -112,11 +112,12 @@ impl Worker {
             moves.push(m);
         }
         let first_quiet = moves.len();
+        let check_info = pos.check_info();
         if checks && !in_check && self.params.qsearch_checks {
             let mut quiets = MoveList::new();
             pos.generate_into(GenType::Quiet, &mut quiets);
             for &m in quiets.iter() {
-                if m != tt_move && pos.gives_check(m) && pos.see_ge(m, 0) {
+                if m != tt_move && pos.gives_check_with(m, &check_info) && pos.see_ge(m, 0) {
                     moves.push(m);
                 }
             }
@@ -135,7 +136,11 @@ impl Worker {
                 // recapture with few men: taking back the last moved piece can change the
                 // material class (the king takes an under-promoted rook and a known draw
                 // remains), which the piece value does not bound.
-                if i < first_quiet && !m.is_promotion() && !pos.gives_check(m) && Some(m.to()) != prev_to {
+                if i < first_quiet
+                    && !m.is_promotion()
+                    && !pos.gives_check_with(m, &check_info)
+                    && Some(m.to()) != prev_to
+                {
                     let gain = PIECE_VALUE[captured_role(pos, m).index()];
                     if futility_base + gain <= alpha {
                         best = best.max(futility_base + gain);
