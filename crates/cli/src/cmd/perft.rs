@@ -28,8 +28,8 @@ pub struct PerftArgs {
     /// A suite file (`id`/`epd`/`perft DEPTH NODES` lines) to check.
     #[arg(long, conflicts_with_all = ["fen", "divide"])]
     suite: Option<String>,
-    /// With --suite: check listed depths up to this one.
-    #[arg(long)]
+    /// With --suite: check listed depths up to this one (`--depth` is the same).
+    #[arg(long, visible_alias = "depth")]
     depth_limit: Option<u32>,
     /// With --suite: positions checked in parallel (default: all cores).
     #[arg(long)]
