@@ -1,6 +1,6 @@
 //! Legal move generation, aware of checks and pins.
 //!
-//! One generic routine writes moves into a [`Sink`]: a [`MoveList`] for
+//! One generic routine writes moves into a `Sink`: a [`MoveList`] for
 //! search, or a counter that only adds popcounts (bulk counting for perft).
 //! Generation can be limited to noisy moves (captures and promotions),
 //! quiet moves, or the moves of chosen pieces.

@@ -90,7 +90,7 @@ impl Position {
         Position::from_fen(crate::fen::STARTPOS).expect("start position FEN is valid")
     }
 
-    /// A position with no pieces, White to move; fill it with [`Position::put`]
+    /// A position with no pieces, White to move; fill it with `put`
     /// and finish with [`Position::validate`].
     pub fn empty() -> Position {
         Position {
