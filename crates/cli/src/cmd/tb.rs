@@ -25,7 +25,7 @@ enum TbCommand {
     /// Wins/draws/losses per side to move, DTM histogram, longest win.
     Stats(EndingArgs),
     /// Check every position against the minimax of its successors.
-    Verify(EndingArgs),
+    Verify(VerifyArgs),
     /// Derive 2-bit WDL bitbases (`.bwdl`) from DTM tables.
     Bitbase(EndingArgs),
     /// Probe standard Syzygy WDL/DTZ files.
@@ -48,6 +48,15 @@ struct GenArgs {
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Args, Debug)]
+struct VerifyArgs {
+    #[command(flatten)]
+    ending: EndingArgs,
+    /// Check only every N-th index of each side to move (a sample, for 5-man tables).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    every: u64,
 }
 
 #[derive(Args, Debug)]
@@ -98,7 +107,7 @@ pub fn run(args: TbArgs) -> Result<()> {
         TbCommand::Gen(a) => with_threads(a.threads, || gen(a)),
         TbCommand::Probe(a) => probe(a),
         TbCommand::Stats(a) => with_threads(a.threads, || stats_cmd(a)),
-        TbCommand::Verify(a) => with_threads(a.threads, || verify_cmd(a)),
+        TbCommand::Verify(a) => with_threads(a.ending.threads, || verify_cmd(a)),
         TbCommand::Bitbase(a) => bitbase_cmd(a),
         TbCommand::Syzygy(a) => syzygy_cmd(a),
     }
@@ -294,7 +303,8 @@ fn print_stats(s: &stats::Stats, file_len: u64) {
     }
 }
 
-fn verify_cmd(a: EndingArgs) -> Result<()> {
+fn verify_cmd(v: VerifyArgs) -> Result<()> {
+    let a = v.ending;
     let mut loader = Loader::new(&a.dir);
     let mut reports = Vec::new();
     let mut failed = 0;
@@ -304,16 +314,17 @@ fn verify_cmd(a: EndingArgs) -> Result<()> {
         let t = loader.load(&m)?;
         let pb = progress_bar(!a.json, &m.name());
         let start = std::time::Instant::now();
-        let r = verify::verify(&t, &set, &pb);
+        let r = verify::verify_every(&t, &set, &pb, v.every);
         pb.finish_and_clear();
         if !r.ok() {
             failed += 1;
         }
         if !a.json {
             println!(
-                "{:<7} {} positions checked in {:.2} s: {}",
+                "{:<7} {} positions checked{} in {:.2} s: {}",
                 r.ending,
                 r.checked,
+                if v.every > 1 { format!(" (every {}th index)", v.every) } else { String::new() },
                 start.elapsed().as_secs_f64(),
                 if r.ok() { "OK".to_string() } else { format!("{} MISMATCHES", r.mismatches) }
             );
