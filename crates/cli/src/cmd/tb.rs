@@ -324,7 +324,7 @@ fn verify_cmd(v: VerifyArgs) -> Result<()> {
                 "{:<7} {} positions checked{} in {:.2} s: {}",
                 r.ending,
                 r.checked,
-                if v.every > 1 { format!(" (every {}th index)", v.every) } else { String::new() },
+                if v.every > 1 { format!(" (1 in {} indices)", v.every) } else { String::new() },
                 start.elapsed().as_secs_f64(),
                 if r.ok() { "OK".to_string() } else { format!("{} MISMATCHES", r.mismatches) }
             );
