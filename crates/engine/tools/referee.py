@@ -53,7 +53,8 @@ def start(cmd, opts):
     return eng
 
 
-engines = {"a": start(args.a, args.opt_a), "b": start(args.b, args.opt_b)}
+commands = {"a": (args.a, args.opt_a), "b": (args.b, args.opt_b)}
+engines = {side: start(*cmd) for side, cmd in commands.items()}
 openings = [line.strip() for line in open(args.openings) if line.strip()]
 faults = {side: {"time": 0, "illegal": 0, "crash": 0} for side in engines}
 score = {"w": 0, "d": 0, "l": 0}
@@ -90,8 +91,7 @@ for g in range(args.games):
             move = played.move
         except chess.engine.EngineTerminatedError:
             faults[side]["crash"] += 1
-            engines[side] = start(args.a if side == "a" else args.b,
-                                  args.opt_a if side == "a" else args.opt_b)
+            engines[side] = start(*commands[side])
             move, reason = None, f"crash:{side}"
         except (chess.engine.EngineError, chess.IllegalMoveError, ValueError) as err:
             faults[side]["illegal"] += 1
@@ -99,8 +99,7 @@ for g in range(args.games):
         except TimeoutError:
             faults[side]["crash"] += 1
             engines[side].close()
-            engines[side] = start(args.a if side == "a" else args.b,
-                                  args.opt_a if side == "a" else args.opt_b)
+            engines[side] = start(*commands[side])
             move, reason = None, f"hang:{side}"
         spent = time.perf_counter() - t0
         clock[mover] -= spent
