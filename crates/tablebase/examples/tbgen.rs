@@ -53,8 +53,9 @@ fn main() {
             let mut loader = Loader::new(&dir);
             for r in recs.iter().filter(|r| Material::parse(&r.ending).unwrap().count() >= targets[0].count()) {
                 let m = Material::parse(&r.ending).unwrap();
-                let set = loader.set_for(&m, true).unwrap();
                 let t = loader.load(&m).unwrap();
+                let mut set = loader.set_for(&m).unwrap();
+                set.insert(t.clone());
                 let t1 = Instant::now();
                 let rep = verify::verify_every(&t, &set, &progress_bar(false, ""), step);
                 println!(

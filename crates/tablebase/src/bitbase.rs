@@ -33,7 +33,7 @@ impl Bitbase {
         let n = t.indexer.size() as usize;
         let mut words = [vec![0u64; n.div_ceil(32)], vec![0u64; n.div_ceil(32)]];
         for (s, w) in words.iter_mut().enumerate() {
-            for (i, &code) in t.values[s].iter().enumerate() {
+            for (i, code) in t.values[s].iter().enumerate() {
                 let bits = match Dtm::from_code(code) {
                     Some(Dtm::Win(_)) => 1u64,
                     Some(Dtm::Loss(_)) => 2,

@@ -87,14 +87,11 @@ impl<'a> Loader<'a> {
         Ok(t)
     }
 
-    /// A table set with `m`'s sub-tables (and `m` itself if `with_self`).
-    pub fn set_for(&mut self, m: &Material, with_self: bool) -> Result<TableSet, TbError> {
+    /// A table set with `m`'s sub-tables.
+    pub fn set_for(&mut self, m: &Material) -> Result<TableSet, TbError> {
         let mut set = TableSet::new();
         for c in m.children() {
             set.insert(self.load(&c)?);
-        }
-        if with_self {
-            set.insert(self.load(m)?);
         }
         Ok(set)
     }
@@ -137,7 +134,7 @@ pub fn build(
                 }
             }
         }
-        let subs = loader.set_for(&m, false)?;
+        let subs = loader.set_for(&m)?;
         let pb = progress_bar(show_progress, &m.name());
         let start = Instant::now();
         let (table, report) = generate(&m, &subs, &pb);

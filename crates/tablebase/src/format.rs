@@ -37,7 +37,7 @@
 use crate::error::TbError;
 use crate::index::{Indexer, Scheme};
 use crate::material::Material;
-use crate::table::{TableData, ValueSource};
+use crate::table::{Codes, TableData, ValueSource};
 use bastion_core::Color;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -91,11 +91,12 @@ pub fn encode_table(t: &TableData) -> Vec<u8> {
         let jobs: Vec<(usize, usize)> = (0..2).flat_map(|s| (0..blocks as usize).map(move |b| (s, b))).collect();
         jobs.par_iter()
             .map(|&(s, b)| {
-                let vals = &t.values[s][b * BLOCK_VALUES..((b + 1) * BLOCK_VALUES).min(size as usize)];
+                let codes = &t.values[s];
+                let range = b * BLOCK_VALUES..((b + 1) * BLOCK_VALUES).min(size as usize);
                 let raw: Vec<u8> = if width == 1 {
-                    vals.iter().map(|&v| v as u8).collect()
+                    range.map(|i| codes.get(i) as u8).collect()
                 } else {
-                    vals.iter().flat_map(|v| v.to_le_bytes()).collect()
+                    range.flat_map(|i| codes.get(i).to_le_bytes()).collect()
                 };
                 zstd::bulk::compress(&raw, ZSTD_LEVEL).expect("zstd compression of memory cannot fail")
             })
@@ -260,7 +261,8 @@ impl TableFile {
         self.bytes.len() as u64
     }
 
-    fn decompress(&self, block: u32) -> Result<Vec<u16>, TbError> {
+    /// The stored bytes of one block (`width` bytes per value).
+    fn decompress_raw(&self, block: u32) -> Result<Vec<u8>, TbError> {
         let b = block as usize;
         let data =
             &self.bytes[self.blocks_start + self.offsets[b] as usize..self.blocks_start + self.offsets[b + 1] as usize];
@@ -272,6 +274,11 @@ impl TableFile {
         if raw.len() != raw_len {
             return Err(corrupt(&self.path, format!("block {b}: {} bytes, expected {raw_len}", raw.len())));
         }
+        Ok(raw)
+    }
+
+    fn decompress(&self, block: u32) -> Result<Vec<u16>, TbError> {
+        let raw = self.decompress_raw(block)?;
         Ok(if self.header.width == 1 {
             raw.into_iter().map(u16::from).collect()
         } else {
@@ -298,15 +305,26 @@ impl TableFile {
     }
 
     /// Decompresses the whole table (for generation, verification, statistics).
+    /// One-byte values stay one byte each in memory.
     pub fn load(&self) -> Result<TableData, TbError> {
-        let mut values = [Vec::new(), Vec::new()];
-        for (s, v) in values.iter_mut().enumerate() {
-            v.reserve(self.header.size as usize);
-            for b in 0..self.header.blocks {
-                v.extend(self.decompress(s as u32 * self.header.blocks + b)?);
+        let size = self.header.size as usize;
+        let side = |s: u32| -> Result<Codes, TbError> {
+            let blocks = (0..self.header.blocks).map(|b| s * self.header.blocks + b);
+            if self.header.width == 1 {
+                let mut v = Vec::with_capacity(size);
+                for b in blocks {
+                    v.extend(self.decompress_raw(b)?);
+                }
+                Ok(Codes::Narrow(v))
+            } else {
+                let mut v = Vec::with_capacity(size);
+                for b in blocks {
+                    v.extend(self.decompress(b)?);
+                }
+                Ok(Codes::Wide(v))
             }
-        }
-        Ok(TableData { indexer: self.indexer.clone(), values })
+        };
+        Ok(TableData { indexer: self.indexer.clone(), values: [side(0)?, side(1)?] })
     }
 }
 

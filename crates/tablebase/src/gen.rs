@@ -25,7 +25,7 @@
 
 use crate::index::Indexer;
 use crate::material::Material;
-use crate::table::{TableData, TableSet};
+use crate::table::{Codes, TableData, TableSet};
 use crate::value::{Dtm, DRAW, ILLEGAL};
 use bastion_core::{attacks, Bitboard, Color, Move, Position, Role, Square};
 use indicatif::ProgressBar;
@@ -232,7 +232,7 @@ pub fn generate(material: &Material, subs: &TableSet, progress: &ProgressBar) ->
 
     let Gen { values, .. } = g;
     let [w, b] = values;
-    let conv = |v: Vec<AtomicU16>| v.into_iter().map(AtomicU16::into_inner).collect::<Vec<u16>>();
+    let conv = |v: Vec<AtomicU16>| Codes::from_wide(v.into_iter().map(AtomicU16::into_inner).collect());
     (TableData { indexer: ix.clone(), values: [conv(w), conv(b)] }, report)
 }
 

@@ -31,5 +31,5 @@ pub use error::TbError;
 pub use material::Material;
 pub use probe::{MoveValue, Tablebases};
 pub use syzygy::{SyzygyProber, SyzygyWdl};
-pub use table::{TableData, TableSet};
+pub use table::{Codes, TableData, TableSet};
 pub use value::{Dtm, Wdl};

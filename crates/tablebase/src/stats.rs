@@ -91,7 +91,7 @@ pub fn stats(t: &TableData) -> Stats {
                 let mut s = SideStats::default();
                 let mut sq = [0u8; 8];
                 for idx in c << 16..((c + 1) << 16).min(n) {
-                    let Some(v) = Dtm::from_code(vals[idx as usize]) else { continue };
+                    let Some(v) = Dtm::from_code(vals.get(idx as usize)) else { continue };
                     ix.decode(idx, &mut sq);
                     let orbit = sym / ix.stabilizer(&sq[..np]) as u64;
                     s.legal += 1;

@@ -17,12 +17,75 @@ pub trait ValueSource: Send + Sync {
     fn code(&self, side: Color, idx: u64) -> Result<u16, TbError>;
 }
 
+/// The codes of one side to move, one byte each when every code fits in a
+/// byte (all endings up to five men but a few whose mates exceed 253 plies).
+/// Generating a 5-man ending with pawns holds up to eight such sub-tables in
+/// memory, so the narrow form halves the generator's peak memory.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Codes {
+    /// One byte per code.
+    Narrow(Vec<u8>),
+    /// Two bytes per code.
+    Wide(Vec<u16>),
+}
+
+impl Codes {
+    /// The codes, narrowed to one byte each if they all fit.
+    pub fn from_wide(codes: Vec<u16>) -> Codes {
+        if codes.iter().all(|&c| c <= u8::MAX as u16) {
+            Codes::Narrow(codes.into_iter().map(|c| c as u8).collect())
+        } else {
+            Codes::Wide(codes)
+        }
+    }
+
+    /// The code at index `i`.
+    #[inline]
+    pub fn get(&self, i: usize) -> u16 {
+        match self {
+            Codes::Narrow(v) => v[i] as u16,
+            Codes::Wide(v) => v[i],
+        }
+    }
+
+    /// Replaces the code at index `i` (widening the storage if it does not fit).
+    pub fn set(&mut self, i: usize, code: u16) {
+        match self {
+            Codes::Narrow(v) if code <= u8::MAX as u16 => v[i] = code as u8,
+            Codes::Narrow(v) => {
+                let mut wide: Vec<u16> = v.iter().map(|&c| c as u16).collect();
+                wide[i] = code;
+                *self = Codes::Wide(wide);
+            }
+            Codes::Wide(v) => v[i] = code,
+        }
+    }
+
+    /// Number of codes.
+    pub fn len(&self) -> usize {
+        match self {
+            Codes::Narrow(v) => v.len(),
+            Codes::Wide(v) => v.len(),
+        }
+    }
+
+    /// True if there are no codes.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The codes in index order.
+    pub fn iter(&self) -> impl Iterator<Item = u16> + '_ {
+        (0..self.len()).map(|i| self.get(i))
+    }
+}
+
 /// A fully decompressed table: one code per index and side to move.
 pub struct TableData {
     /// The indexer (and material).
     pub indexer: Indexer,
     /// Codes for White to move and Black to move.
-    pub values: [Vec<u16>; 2],
+    pub values: [Codes; 2],
 }
 
 impl TableData {
@@ -33,12 +96,12 @@ impl TableData {
 
     /// The value at an index, `None` if illegal or non-canonical.
     pub fn dtm(&self, side: Color, idx: u64) -> Option<Dtm> {
-        Dtm::from_code(self.values[side.index()][idx as usize])
+        Dtm::from_code(self.values[side.index()].get(idx as usize))
     }
 
     /// The largest distance to mate stored, in plies.
     pub fn max_plies(&self) -> u16 {
-        self.values.iter().flatten().filter(|&&c| c > ILLEGAL).map(|&c| c - 2).max().unwrap_or(0)
+        self.values.iter().flat_map(Codes::iter).filter(|&c| c > ILLEGAL).map(|c| c - 2).max().unwrap_or(0)
     }
 }
 
@@ -47,7 +110,7 @@ impl ValueSource for TableData {
         &self.indexer
     }
     fn code(&self, side: Color, idx: u64) -> Result<u16, TbError> {
-        Ok(self.values[side.index()][idx as usize])
+        Ok(self.values[side.index()].get(idx as usize))
     }
 }
 
@@ -135,5 +198,22 @@ impl TableSet {
             }
         }
         Ok(best)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Codes;
+
+    #[test]
+    fn codes_narrow_when_they_fit_and_widen_when_set_beyond_a_byte() {
+        let mut c = Codes::from_wide(vec![0, 1, 255, 7]);
+        assert!(matches!(c, Codes::Narrow(_)));
+        assert_eq!(c.iter().collect::<Vec<_>>(), [0, 1, 255, 7]);
+        c.set(1, 300);
+        assert!(matches!(c, Codes::Wide(_)));
+        assert_eq!(c.iter().collect::<Vec<_>>(), [0, 300, 255, 7]);
+        let w = Codes::from_wide(vec![256, 2]);
+        assert_eq!((w.len(), w.get(0), w.get(1)), (2, 256, 2));
     }
 }

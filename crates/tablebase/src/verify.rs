@@ -52,7 +52,7 @@ pub fn verify_every(t: &TableData, set: &TableSet, progress: &ProgressBar, step:
                 let mut r = VerifyReport::default();
                 let end = ((c + 1) << 14).min(n);
                 for idx in (c << 14..end).filter(|i| i % step == 0) {
-                    let code = t.values[side.index()][idx as usize];
+                    let code = t.values[side.index()].get(idx as usize);
                     let expected = match ix.position(idx, side) {
                         None => None,
                         Some(pos) => Some(match set.probe_by_moves(&pos) {

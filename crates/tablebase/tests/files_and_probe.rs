@@ -6,7 +6,7 @@ use bastion_tablebase::driver::{build, with_threads};
 use bastion_tablebase::format::TableFile;
 use bastion_tablebase::gen::{generate, generate_all_into};
 use bastion_tablebase::table::ValueSource;
-use bastion_tablebase::{verify, Bitbase, Bitbases, Dtm, Material, TableSet, Tablebases, TbError, Wdl};
+use bastion_tablebase::{verify, Bitbase, Bitbases, Codes, Dtm, Material, TableSet, Tablebases, TbError, Wdl};
 use indicatif::ProgressBar;
 use std::path::PathBuf;
 
@@ -49,6 +49,14 @@ fn build_resume_probe_and_detect_corruption() {
     for side in Color::ALL {
         for idx in (0..t.indexer().size()).step_by(7) {
             assert_eq!(f.code(side, idx).unwrap(), t.code(side, idx).unwrap());
+        }
+    }
+    // Loading the whole file keeps one byte per value and the same codes.
+    let loaded = f.load().unwrap();
+    for side in Color::ALL {
+        assert!(matches!(loaded.values[side.index()], Codes::Narrow(_)));
+        for idx in 0..t.indexer().size() {
+            assert_eq!(loaded.code(side, idx).unwrap(), t.code(side, idx).unwrap());
         }
     }
 
@@ -166,8 +174,8 @@ fn kbnk_and_krk_verify() {
     // The verifier is not vacuous: a table with one value changed fails.
     let m = Material::parse("KRK").unwrap();
     let (mut t, _) = generate(&m, &set, &ProgressBar::hidden());
-    let i = t.values[0].iter().position(|&c| c == Dtm::Win(3).code()).unwrap();
-    t.values[0][i] = Dtm::Win(5).code();
+    let i = t.values[0].iter().position(|c| c == Dtm::Win(3).code()).unwrap();
+    t.values[0].set(i, Dtm::Win(5).code());
     let r = verify::verify(&t, &set, &ProgressBar::hidden());
     assert!(r.mismatches >= 1);
 }
