@@ -230,6 +230,8 @@ pub fn generate(
 /// One training position.
 struct Sample {
     coef: Vec<(u16, i16)>,
+    /// King-safety units of the white and the black king (non-linear, see `eval::safety_score`).
+    safety: [Vec<(u16, i16)>; 2],
     mg_f: f64,
     eg_f: f64,
     result: f64,
@@ -242,6 +244,10 @@ pub struct Tuner {
     pub weights: Vec<[f64; 2]>,
     /// Sigmoid scale.
     pub k: f64,
+    /// L2 regularisation strength (per weight, on the mean squared error's scale).
+    pub l2: f64,
+    /// Keep every material weight at its starting value.
+    pub freeze_material: bool,
 }
 
 /// Reads `fen,result[,game]` lines; bad lines are counted and skipped.
@@ -274,11 +280,11 @@ impl Tuner {
                 let ph = c.phase as f64 / MAX_PHASE as f64;
                 // The endgame scale applies to the whole blended value (see `eval::taper`).
                 let sc = c.scale as f64 / 64.0;
-                Sample { coef: c.terms, mg_f: ph * sc, eg_f: (1.0 - ph) * sc, result: *r }
+                Sample { coef: c.terms, safety: c.safety, mg_f: ph * sc, eg_f: (1.0 - ph) * sc, result: *r }
             })
             .collect();
         let weights = eval::params::WEIGHTS.iter().map(|s| [s.0 as f64, s.1 as f64]).collect();
-        Tuner { samples, weights, k: 1.0 }
+        Tuner { samples, weights, k: 1.0, l2: 0.0, freeze_material: false }
     }
 
     /// Number of training positions.
@@ -291,12 +297,25 @@ impl Tuner {
         self.samples.is_empty()
     }
 
-    fn eval(&self, s: &Sample) -> f64 {
+    /// King-safety units (mg, eg) of one king.
+    fn units(&self, list: &[(u16, i16)]) -> (f64, f64) {
         let (mut mg, mut eg) = (0.0, 0.0);
-        for &(i, n) in &s.coef {
+        for &(i, n) in list {
             let w = &self.weights[i as usize];
             mg += w[0] * n as f64;
             eg += w[1] * n as f64;
+        }
+        (mg, eg)
+    }
+
+    fn eval(&self, s: &Sample) -> f64 {
+        let (mut mg, mut eg) = self.units(&s.coef);
+        for (list, sign) in s.safety.iter().zip([1.0, -1.0]) {
+            if !list.is_empty() {
+                let (um, ue) = self.units(list);
+                mg -= sign * um.max(0.0).powi(2) / eval::SAFETY_MG_DIV as f64;
+                eg -= sign * ue.max(0.0) / eval::SAFETY_EG_DIV as f64;
+            }
         }
         mg * s.mg_f + eg * s.eg_f
     }
@@ -340,24 +359,18 @@ impl Tuner {
         let mut v = vec![[0.0f64; 2]; n];
         let (b1, b2, eps) = (0.9, 0.999, 1e-8);
         for epoch in 1..=epochs {
-            let mut grad = vec![[0.0f64; 2]; n];
-            for s in &self.samples {
-                let p = self.sigmoid(self.eval(s));
-                // d/de of (r - p)^2 = -2 (r - p) p (1 - p) K / 400
-                let g = -2.0 * (s.result - p) * p * (1.0 - p) * self.k / 400.0;
-                for &(i, c) in &s.coef {
-                    let gi = &mut grad[i as usize];
-                    gi[0] += g * c as f64 * s.mg_f;
-                    gi[1] += g * c as f64 * s.eg_f;
-                }
-            }
+            let grad = self.gradient();
             let inv = 1.0 / self.samples.len().max(1) as f64;
             for i in 0..n {
-                if i == crate::eval::layout::MATERIAL {
+                // The pawn anchors the centipawn scale; with `freeze_material` every piece
+                // value stays put and the other terms fit around it.
+                if i == crate::eval::layout::MATERIAL || (self.freeze_material && i < crate::eval::layout::PST) {
                     continue;
                 }
                 for ph in 0..2 {
-                    let gr = grad[i][ph] * inv;
+                    // L2 pull towards zero keeps rarely seen weights from running off.
+                    let l2 = if i < crate::eval::layout::PST { 0.0 } else { self.l2 };
+                    let gr = grad[i][ph] * inv + 2.0 * l2 * self.weights[i][ph];
                     m[i][ph] = b1 * m[i][ph] + (1.0 - b1) * gr;
                     v[i][ph] = b2 * v[i][ph] + (1.0 - b2) * gr * gr;
                     let mh = m[i][ph] / (1.0 - b1.powi(epoch as i32));
@@ -369,6 +382,54 @@ impl Tuner {
                 progress(epoch, self.error());
             }
         }
+    }
+
+    /// Summed error gradient over all samples, in a fixed number of chunks on their own
+    /// threads: the summation order, and so the fitted weights, do not depend on the
+    /// machine's core count.
+    fn gradient(&self) -> Vec<[f64; 2]> {
+        const CHUNKS: usize = 8;
+        let chunk = self.samples.len().div_ceil(CHUNKS).max(1);
+        let partial = |samples: &[Sample]| {
+            let mut grad = vec![[0.0f64; 2]; NUM_PARAMS];
+            for s in samples {
+                let p = self.sigmoid(self.eval(s));
+                // d/de of (r - p)^2 = -2 (r - p) p (1 - p) K / 400
+                let g = -2.0 * (s.result - p) * p * (1.0 - p) * self.k / 400.0;
+                for &(i, c) in &s.coef {
+                    let gi = &mut grad[i as usize];
+                    gi[0] += g * c as f64 * s.mg_f;
+                    gi[1] += g * c as f64 * s.eg_f;
+                }
+                for (list, sign) in s.safety.iter().zip([1.0, -1.0]) {
+                    if list.is_empty() {
+                        continue;
+                    }
+                    let (um, ue) = self.units(list);
+                    // d/du of -u^2/D (u > 0) and of -u/D (u > 0).
+                    let dm = -sign * 2.0 * um.max(0.0) / eval::SAFETY_MG_DIV as f64;
+                    let de = if ue > 0.0 { -sign / eval::SAFETY_EG_DIV as f64 } else { 0.0 };
+                    for &(i, c) in list {
+                        let gi = &mut grad[i as usize];
+                        gi[0] += g * c as f64 * dm * s.mg_f;
+                        gi[1] += g * c as f64 * de * s.eg_f;
+                    }
+                }
+            }
+            grad
+        };
+        let parts: Vec<Vec<[f64; 2]>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = self.samples.chunks(chunk).map(|c| scope.spawn(move || partial(c))).collect();
+            handles.into_iter().map(|h| h.join().expect("gradient worker panicked")).collect()
+        });
+        let mut grad = vec![[0.0f64; 2]; NUM_PARAMS];
+        for part in parts {
+            for (g, p) in grad.iter_mut().zip(part) {
+                g[0] += p[0];
+                g[1] += p[1];
+            }
+        }
+        grad
     }
 
     /// The weights rounded to integers.
@@ -420,5 +481,46 @@ mod tests {
         assert!(t.error() < before, "{} !< {}", t.error(), before);
         let src = format_weights(&t.rounded(), "test");
         assert!(src.contains("pub static WEIGHTS"));
+    }
+
+    #[test]
+    fn gradient_matches_finite_differences_including_king_safety() {
+        // Middlegame positions with attacks on the king, so that the non-linear
+        // king-safety units are present, plus a quiet one and an ending.
+        let fens = [
+            ("r1bq1rk1/ppp2ppp/2n5/3np1N1/2B5/3P4/PPP2PPP/RNBQK2R w KQ - 0 8", 1.0),
+            ("r4rk1/pp3ppp/2p5/4q3/2B1n2Q/8/PPP2PPP/R4RK1 b - - 0 16", 0.0),
+            ("6k1/5ppp/8/3Q4/8/1q6/5PPP/6K1 w - - 0 40", 0.5),
+            ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", 0.5),
+            ("8/5k2/8/3K4/8/2R5/8/4n3 w - - 0 60", 1.0),
+        ];
+        let data: Vec<(Position, f64)> = fens.iter().map(|(f, r)| (Position::from_fen(f).unwrap(), *r)).collect();
+        let mut t = Tuner::new(&data);
+        t.k = 1.5;
+        assert!(t.samples.iter().any(|s| !s.safety[0].is_empty() || !s.safety[1].is_empty()));
+        let grad = t.gradient();
+        let n = t.samples.len() as f64;
+        let mut checked = 0;
+        for (i, g) in grad.iter().enumerate() {
+            for (ph, &gv) in g.iter().enumerate() {
+                if gv == 0.0 {
+                    continue;
+                }
+                let h = 1e-3;
+                let w0 = t.weights[i][ph];
+                t.weights[i][ph] = w0 + h;
+                let up = t.error();
+                t.weights[i][ph] = w0 - h;
+                let down = t.error();
+                t.weights[i][ph] = w0;
+                let numeric = (up - down) / (2.0 * h);
+                let analytic = gv / n;
+                let tol = 1e-6 + 1e-3 * analytic.abs();
+                assert!((numeric - analytic).abs() < tol, "{} {ph}: {numeric} vs {analytic}", param_name(i));
+                checked += 1;
+            }
+        }
+        let safety_checked = (crate::eval::layout::SAFETY_ZONE..NUM_PARAMS).any(|i| grad[i][0] != 0.0);
+        assert!(checked > 20 && safety_checked, "{checked} weights checked");
     }
 }

@@ -40,6 +40,12 @@ pub struct TuneArgs {
     /// Adam learning rate (centipawns per step).
     #[arg(long, default_value_t = 1.0)]
     lr: f64,
+    /// L2 regularisation strength on every weight except material (0 = none).
+    #[arg(long, default_value_t = 0.0)]
+    l2: f64,
+    /// Keep the piece values (material weights) at their current values.
+    #[arg(long)]
+    freeze_material: bool,
     /// Where to write the tuned weights (Rust source).
     #[arg(long, default_value = "tuned_params.rs")]
     out: PathBuf,
@@ -98,7 +104,12 @@ fn generate(n: u64, args: &TuneArgs) -> Result<()> {
     );
     let cfg = GenConfig { nodes: args.nodes, random_plies: args.random_plies, seed: args.seed };
     let positions = std::sync::atomic::AtomicU64::new(0);
-    let stop = std::sync::atomic::AtomicBool::new(false);
+    // Ctrl-C finishes the games in progress and leaves a file that `--generate` resumes.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    {
+        let flag = stop.clone();
+        let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
+    }
     let mut out: Box<dyn Write + Send> = Box::new(std::io::BufWriter::new(file));
     tune::generate(
         n,
@@ -134,7 +145,13 @@ fn fit(args: &TuneArgs) -> Result<()> {
     if data.is_empty() {
         bail!("no usable positions in {} (generate some with --generate N)", args.data.display());
     }
+    if !(args.l2 >= 0.0 && args.l2.is_finite()) {
+        bail!("--l2 must be a non-negative number");
+    }
     let mut t = Tuner::new(&data);
+    drop(data);
+    t.l2 = args.l2;
+    t.freeze_material = args.freeze_material;
     let k = t.fit_k();
     let before = t.error();
     if !args.json {
@@ -151,11 +168,12 @@ fn fit(args: &TuneArgs) -> Result<()> {
     bar.finish();
     let after = t.error();
     let header = format!(
-        "Data: {} ({} positions), K = {k:.4}, MSE {before:.6} -> {after:.6}, {} epochs, lr {}.",
+        "Data: {} ({} positions), K = {k:.4}, MSE {before:.6} -> {after:.6}, {} epochs, lr {}, l2 {}.",
         args.data.file_name().map(|s| s.to_string_lossy().to_string()).unwrap_or_default(),
         t.len(),
         args.epochs,
-        args.lr
+        args.lr,
+        args.l2
     );
     let src = tune::format_weights(&t.rounded(), &header);
     std::fs::write(&args.out, src).with_context(|| format!("writing {}", args.out.display()))?;

@@ -70,10 +70,12 @@ pub const ISLAND: usize = CONNECTED + 8;
 pub const SHELTER: usize = ISLAND + 1;
 /// Pawn storm: enemy pawn on those files, by its relative rank (0 = none).
 pub const STORM: usize = SHELTER + 8;
-/// Attacks of an enemy knight, bishop, rook, queen on the king zone (per square attacked).
+/// Attacks of an enemy knight, bishop, rook, queen on the king zone (per square attacked):
+/// `role * 4 + bin`, where the bin is the number of attacking pieces (1, 2, 3, 4+) so that
+/// one piece's attacks weigh more when others join in.
 pub const KING_ATTACK: usize = STORM + 8;
 /// Number of enemy pieces attacking the king zone (0..7).
-pub const KING_ATTACKERS: usize = KING_ATTACK + 4;
+pub const KING_ATTACKERS: usize = KING_ATTACK + 16;
 /// Safe checking squares of enemy knight, bishop, rook, queen.
 pub const SAFE_CHECK: usize = KING_ATTACKERS + 8;
 /// King on a file with no own pawn.
@@ -94,8 +96,43 @@ pub const THREAT_BY_MINOR: usize = THREAT_BY_PAWN + 1;
 pub const OUTPOST: usize = THREAT_BY_MINOR + 1;
 /// Side to move bonus.
 pub const TEMPO: usize = OUTPOST + 1;
+/// Knight or bishop attacked by an enemy minor and not defended by a pawn.
+pub const THREAT_MINOR_ON_MINOR: usize = TEMPO + 1;
+/// Queen attacked by an enemy rook.
+pub const THREAT_ROOK_ON_QUEEN: usize = THREAT_MINOR_ON_MINOR + 1;
+/// Pawn attacked by the enemy and not defended.
+pub const WEAK_PAWN: usize = THREAT_ROOK_ON_QUEEN + 1;
+/// Piece an enemy pawn could attack with a safe push.
+pub const PAWN_PUSH_THREAT: usize = WEAK_PAWN + 1;
+/// Rook on the seventh rank with the enemy king on the eighth or enemy pawns on the seventh.
+pub const ROOK_SEVENTH: usize = PAWN_PUSH_THREAT + 1;
+/// Per bishop: own pawns on squares of the bishop's colour.
+pub const BAD_BISHOP: usize = ROOK_SEVENTH + 1;
+/// Knight or bishop directly behind a pawn.
+pub const MINOR_BEHIND_PAWN: usize = BAD_BISHOP + 1;
+/// King distance (0..7) to the nearest pawn of either colour.
+pub const KING_PAWN_DIST: usize = MINOR_BEHIND_PAWN + 1;
+/// Passed pawn whose whole path is empty and not attacked by the enemy, by relative rank.
+pub const PASSED_SAFE_PATH: usize = KING_PAWN_DIST + 8;
+/// King-zone squares the enemy attacks that only our king or queen defend.
+pub const KING_WEAK_ZONE: usize = PASSED_SAFE_PATH + 8;
+/// Safe central squares behind or around our pawns (space).
+pub const SPACE: usize = KING_WEAK_ZONE + 1;
+/// King-safety units (non-linear term, see `eval::safety_score`): king-zone squares attacked
+/// by an enemy knight, bishop, rook, queen.
+pub const SAFETY_ZONE: usize = SPACE + 1;
+/// King-safety units: each enemy piece attacking the king zone.
+pub const SAFETY_ATTACKERS: usize = SAFETY_ZONE + 4;
+/// King-safety units: weak king-zone squares (attacked, defended only by king or queen).
+pub const SAFETY_WEAK: usize = SAFETY_ATTACKERS + 1;
+/// King-safety units: safe checks by an enemy knight, bishop, rook, queen.
+pub const SAFETY_CHECK: usize = SAFETY_WEAK + 1;
+/// King-safety units: the enemy has no queen.
+pub const SAFETY_NO_QUEEN: usize = SAFETY_CHECK + 4;
+/// King-safety units: constant offset.
+pub const SAFETY_BIAS: usize = SAFETY_NO_QUEEN + 1;
 /// Number of weights.
-pub const NUM_PARAMS: usize = TEMPO + 1;
+pub const NUM_PARAMS: usize = SAFETY_BIAS + 1;
 
 /// Human-readable name of weight `i` (for the tuner's report).
 pub fn param_name(i: usize) -> String {
@@ -129,6 +166,23 @@ pub fn param_name(i: usize) -> String {
         (THREAT_BY_MINOR, "threat_by_minor"),
         (OUTPOST, "outpost"),
         (TEMPO, "tempo"),
+        (THREAT_MINOR_ON_MINOR, "threat_minor_on_minor"),
+        (THREAT_ROOK_ON_QUEEN, "threat_rook_on_queen"),
+        (WEAK_PAWN, "weak_pawn"),
+        (PAWN_PUSH_THREAT, "pawn_push_threat"),
+        (ROOK_SEVENTH, "rook_seventh"),
+        (BAD_BISHOP, "bad_bishop"),
+        (MINOR_BEHIND_PAWN, "minor_behind_pawn"),
+        (KING_PAWN_DIST, "king_pawn_dist"),
+        (PASSED_SAFE_PATH, "passed_safe_path"),
+        (KING_WEAK_ZONE, "king_weak_zone"),
+        (SPACE, "space"),
+        (SAFETY_ZONE, "safety_zone"),
+        (SAFETY_ATTACKERS, "safety_attackers"),
+        (SAFETY_WEAK, "safety_weak"),
+        (SAFETY_CHECK, "safety_check"),
+        (SAFETY_NO_QUEEN, "safety_no_queen"),
+        (SAFETY_BIAS, "safety_bias"),
     ];
     let mut best = (0, "?");
     for &(start, name) in GROUPS {

@@ -1,13 +1,19 @@
-//! Static evaluation: tapered middlegame/endgame sum of linear terms.
+//! Static evaluation: tapered middlegame/endgame sum of linear terms, plus one
+//! non-linear king-safety term.
 //!
 //! Terms: material, file-symmetric piece-square tables, mobility, king safety
-//! (shelter, storm, attacks on the king zone, safe checks), pawn structure
-//! (passed, isolated, doubled, backward, connected, islands; cached by pawn key),
-//! bishop pair, rooks on open files, outposts, threats and hanging pieces, and a
-//! known-draw / drawish-material scale. The result is from the side to move's view.
+//! (shelter, storm, attacks on the king zone binned by the number of attackers, safe
+//! checks, weak zone squares, and the quadratic danger of [`safety_score`]), pawn
+//! structure (passed, isolated, doubled, backward, connected, islands; cached by pawn
+//! key), passed pawns' free and safe paths and king distances, king distance to the
+//! pawns, bishop pair, bad bishop, minor behind a pawn, outposts, rooks on open files
+//! and on the seventh, space, threats (by pawns, pawn pushes, minors, rooks), weak and
+//! hanging pieces, and a known-draw / drawish-material scale. The result is from the
+//! side to move's view.
 //!
-//! Every term is `weight * count`, and the counts can be recorded through a
-//! [`Trace`], which is how the Texel tuner fits the weights.
+//! Every linear term is `weight * count`, and the counts can be recorded through a
+//! [`Trace`], which is how the Texel tuner fits the weights; king-safety units are
+//! traced per king and the tuner differentiates through [`safety_score`].
 
 pub mod endgame;
 pub mod king;
@@ -26,6 +32,24 @@ pub use pawns::PawnCache;
 pub trait Trace {
     /// Weight `idx` counted `n` times for `color`.
     fn add(&mut self, idx: usize, color: Color, n: i32);
+    /// King-safety weight `idx` counted `n` times in the danger to `color`'s king (these
+    /// enter the evaluation through [`safety_score`], not linearly).
+    fn add_safety(&mut self, _idx: usize, _color: Color, _n: i32) {}
+}
+
+/// Divisor of the squared middlegame king-safety units.
+pub const SAFETY_MG_DIV: i32 = 720;
+/// Divisor of the endgame king-safety units.
+pub const SAFETY_EG_DIV: i32 = 20;
+
+/// What king danger of `units` (middlegame, endgame) costs its side: quadratic in the
+/// middlegame, because attacks by several pieces are worth far more than the sum of single
+/// attacks, and linear in the endgame.
+#[inline]
+pub fn safety_score(units: S) -> S {
+    let mg = units.0.clamp(0, 40_000);
+    let eg = units.1.max(0);
+    S(-(mg * mg / SAFETY_MG_DIV), -(eg / SAFETY_EG_DIV))
 }
 
 /// A trace that records nothing (the normal, fast path).
@@ -45,6 +69,8 @@ pub struct Coefficients {
     pub phase: i32,
     /// Endgame scale 0..=64.
     pub scale: i32,
+    /// King-safety units of each colour's king (white, black), as sparse (index, count) lists.
+    pub safety: [Vec<(u16, i16)>; 2],
     dense: Vec<i32>,
 }
 
@@ -55,6 +81,10 @@ impl Trace for Coefficients {
         }
         self.dense[idx] += color.sign() * n;
     }
+
+    fn add_safety(&mut self, idx: usize, color: Color, n: i32) {
+        self.safety[color.index()].push((idx as u16, n as i16));
+    }
 }
 
 impl Coefficients {
@@ -62,6 +92,26 @@ impl Coefficients {
         self.terms =
             self.dense.iter().enumerate().filter(|(_, &v)| v != 0).map(|(i, &v)| (i as u16, v as i16)).collect();
         self.dense = Vec::new();
+    }
+
+    /// The white-minus-black middlegame/endgame sum these coefficients give with weights `w`
+    /// (before tapering and scaling).
+    pub fn score(&self, w: &[S]) -> S {
+        let mut s = S(0, 0);
+        for &(i, n) in &self.terms {
+            s += w[i as usize] * n as i32;
+        }
+        for (ci, sign) in [(0, 1), (1, -1)] {
+            if self.safety[ci].is_empty() {
+                continue;
+            }
+            let mut units = S(0, 0);
+            for &(i, n) in &self.safety[ci] {
+                units += w[i as usize] * n as i32;
+            }
+            s += safety_score(units) * sign;
+        }
+        s
     }
 }
 
@@ -209,6 +259,7 @@ pub fn evaluate_with<T: Trace>(
     let mut minor_att = [0u64; 2];
     let mut role_att = [[0u64; 6]; 2];
     let mut zone_attackers = [0i32; 2]; // attackers of colour c's king zone
+    let mut zone_squares = [[0i32; 4]; 2]; // king-zone squares colour c's pieces attack, by role
     let kings = [pos.king(Color::White), pos.king(Color::Black)];
     let zones = [
         attacks::king_attacks(kings[0]).0 | (1 << kings[0].index()),
@@ -241,12 +292,21 @@ pub fn evaluate_with<T: Trace>(
                 let z = att & zones[them];
                 if z != 0 {
                     zone_attackers[them] += 1;
-                    add(KING_ATTACK + katt, z.count_ones() as i32);
+                    zone_squares[ci][katt] += z.count_ones() as i32;
                 }
                 match role {
                     Role::Knight | Role::Bishop => {
                         minor_att[ci] |= att;
                         let s = sq.index();
+                        let front = if c == Color::White { s + 8 } else { s.wrapping_sub(8) };
+                        if front < 64 && pos.role_bb(Role::Pawn).0 & (1 << front) != 0 {
+                            add(MINOR_BEHIND_PAWN, 1);
+                        }
+                        if role == Role::Bishop {
+                            let colour =
+                                if Bitboard::LIGHT.0 & (1 << s) != 0 { Bitboard::LIGHT.0 } else { Bitboard::DARK.0 };
+                            add(BAD_BISHOP, (own_pawns & colour).count_ones() as i32);
+                        }
                         let rel_rank = if c == Color::White { s / 8 } else { 7 - s / 8 };
                         if (3..=5).contains(&rel_rank)
                             && pawn_att[ci] & (1 << s) != 0
@@ -261,6 +321,16 @@ pub fn evaluate_with<T: Trace>(
                             add(ROOK_OPEN, 1);
                         } else if fm & own_pawns == 0 {
                             add(ROOK_SEMI_OPEN, 1);
+                        }
+                        let rel_rank = if c == Color::White { sq.index() / 8 } else { 7 - sq.index() / 8 };
+                        if rel_rank == 6 {
+                            let seventh = if c == Color::White { 0xFFu64 << 48 } else { 0xFFu64 << 8 };
+                            let eighth = if c == Color::White { 0xFFu64 << 56 } else { 0xFF };
+                            if pos.pieces(!c, Role::Pawn).0 & seventh != 0
+                                || (1u64 << kings[them].index()) & eighth != 0
+                            {
+                                add(ROOK_SEVENTH, 1);
+                            }
                         }
                     }
                     _ => {}
@@ -285,22 +355,69 @@ pub fn evaluate_with<T: Trace>(
                 t.add(idx, c, n);
             }
         };
+        // Our attacks on the enemy king zone, weighted by how many pieces take part.
+        if zone_attackers[them] > 0 {
+            let bin = zone_attackers[them].min(4) as usize - 1;
+            for (katt, &n) in zone_squares[ci].iter().enumerate() {
+                add(KING_ATTACK + katt * 4 + bin, n);
+            }
+        }
         // King danger from the enemy's pieces.
         add(KING_ATTACKERS + zone_attackers[ci].min(7) as usize, 1);
+        let enemy_queens = pos.pieces(!c, Role::Queen).count() as i32;
         let ksq = kings[ci];
         let safe = !attacked[ci] & !pos.color_bb(!c).0;
         let bishop_checks = attacks::bishop_attacks(ksq, occ).0;
         let rook_checks = attacks::rook_attacks(ksq, occ).0;
-        add(SAFE_CHECK, (attacks::knight_attacks(ksq).0 & role_att[them][1] & safe).count_ones() as i32);
-        add(SAFE_CHECK + 1, (bishop_checks & role_att[them][2] & safe).count_ones() as i32);
-        add(SAFE_CHECK + 2, (rook_checks & role_att[them][3] & safe).count_ones() as i32);
-        add(SAFE_CHECK + 3, ((bishop_checks | rook_checks) & role_att[them][4] & safe).count_ones() as i32);
+        let safe_checks = [
+            (attacks::knight_attacks(ksq).0 & role_att[them][1] & safe).count_ones() as i32,
+            (bishop_checks & role_att[them][2] & safe).count_ones() as i32,
+            (rook_checks & role_att[them][3] & safe).count_ones() as i32,
+            ((bishop_checks | rook_checks) & role_att[them][4] & safe).count_ones() as i32,
+        ];
+        for (k, &n) in safe_checks.iter().enumerate() {
+            add(SAFE_CHECK + k, n);
+        }
         // Threats against our pieces.
         let pieces = (pos.color_bb(c) - pos.role_bb(Role::Pawn) - pos.role_bb(Role::King)).0;
         add(THREAT_BY_PAWN, (pieces & pawn_att[them]).count_ones() as i32);
         let heavy = (pos.pieces(c, Role::Rook) | pos.pieces(c, Role::Queen)).0;
         add(THREAT_BY_MINOR, (heavy & minor_att[them]).count_ones() as i32);
         add(HANGING, (pieces & attacked[them] & !attacked[ci]).count_ones() as i32);
+        let minors = (pos.pieces(c, Role::Knight) | pos.pieces(c, Role::Bishop)).0;
+        add(THREAT_MINOR_ON_MINOR, (minors & minor_att[them] & !pawn_att[ci]).count_ones() as i32);
+        add(THREAT_ROOK_ON_QUEEN, (pos.pieces(c, Role::Queen).0 & role_att[them][3]).count_ones() as i32);
+        let own_pawns = pos.pieces(c, Role::Pawn).0;
+        add(WEAK_PAWN, (own_pawns & attacked[them] & !attacked[ci]).count_ones() as i32);
+        // Squares enemy pawns can safely push to, and the pieces they would then hit.
+        let their_pawns = pos.pieces(!c, Role::Pawn).0;
+        let (push1, push2) = if c == Color::White {
+            let p1 = (their_pawns >> 8) & !occ.0;
+            (p1, ((p1 & (0xFFu64 << 40)) >> 8) & !occ.0)
+        } else {
+            let p1 = (their_pawns << 8) & !occ.0;
+            (p1, ((p1 & (0xFFu64 << 16)) << 8) & !occ.0)
+        };
+        let safe_push = (push1 | push2) & !pawn_att[ci] & (attacked[them] | !attacked[ci]);
+        add(PAWN_PUSH_THREAT, (pawns::pawn_attacks(safe_push, !c) & pieces).count_ones() as i32);
+        // Endgame king activity: distance to the nearest pawn.
+        let all_pawns = pos.role_bb(Role::Pawn);
+        if all_pawns.nonempty() {
+            let d = all_pawns.into_iter().map(|p| p.distance(kings[ci])).min().unwrap_or(0);
+            add(KING_PAWN_DIST + d.min(7) as usize, 1);
+        }
+        let defenders = pawn_att[ci] | role_att[ci][1] | role_att[ci][2] | role_att[ci][3];
+        let weak_zone = (zones[ci] & attacked[them] & !defenders).count_ones() as i32;
+        add(KING_WEAK_ZONE, weak_zone);
+        // Space: safe central squares on our side, counted twice behind our pawns.
+        const CENTRE_FILES: u64 = 0x3C3C_3C3C_3C3C_3C3C;
+        let (home, behind) = if c == Color::White {
+            (0x0000_0000_FFFF_FF00u64, (own_pawns >> 8) | (own_pawns >> 16) | (own_pawns >> 24))
+        } else {
+            (0x00FF_FFFF_0000_0000u64, (own_pawns << 8) | (own_pawns << 16) | (own_pawns << 24))
+        };
+        let space = CENTRE_FILES & home & !own_pawns & !pawn_att[them];
+        add(SPACE, (space.count_ones() + (space & behind).count_ones()) as i32);
         // Passed pawns: the parts that depend on pieces.
         let mut passed = pawn_entry.passed[ci];
         while passed != 0 {
@@ -311,9 +428,38 @@ pub fn evaluate_with<T: Trace>(
             if occ.0 & (1 << stop) == 0 {
                 add(PASSED_FREE + rel_rank, 1);
             }
+            if masks::FORWARD_FILE[ci][sq] & (occ.0 | attacked[them]) == 0 {
+                add(PASSED_SAFE_PATH + rel_rank, 1);
+            }
             let stop_sq = bastion_core::Square::from_index(stop);
             add(PASSED_OWN_KING + stop_sq.distance(kings[ci]).min(7) as usize, 1);
             add(PASSED_ENEMY_KING + stop_sq.distance(kings[them]).min(7) as usize, 1);
+        }
+        // Non-linear king danger, once an attack is under way (a queen, or two attackers).
+        if zone_attackers[ci] > 1 - enemy_queens.min(1) {
+            let mut units = S(0, 0);
+            let z = &zone_squares[them];
+            let features = [
+                (SAFETY_ZONE, z[0]),
+                (SAFETY_ZONE + 1, z[1]),
+                (SAFETY_ZONE + 2, z[2]),
+                (SAFETY_ZONE + 3, z[3]),
+                (SAFETY_ATTACKERS, zone_attackers[ci]),
+                (SAFETY_WEAK, weak_zone),
+                (SAFETY_CHECK, safe_checks[0]),
+                (SAFETY_CHECK + 1, safe_checks[1]),
+                (SAFETY_CHECK + 2, safe_checks[2]),
+                (SAFETY_CHECK + 3, safe_checks[3]),
+                (SAFETY_NO_QUEEN, (enemy_queens == 0) as i32),
+                (SAFETY_BIAS, 1),
+            ];
+            for (idx, n) in features {
+                if n != 0 {
+                    units += w[idx] * n;
+                    t.add_safety(idx, c, n);
+                }
+            }
+            acc[ci] += safety_score(units);
         }
     }
     total += acc[0] - acc[1];
@@ -462,10 +608,7 @@ mod tests {
             let p = Position::from_fen(f).unwrap();
             let c = coefficients(&p);
             let w = &params::WEIGHTS;
-            let mut s = S(0, 0);
-            for &(i, n) in &c.terms {
-                s += w[i as usize] * n as i32;
-            }
+            let s = c.score(w);
             let scale = scale_factor(&p, s.1);
             let white = taper(s, c.phase, scale);
             let e = evaluate(&p, &mut cache);
