@@ -104,6 +104,7 @@ fn generate(n: u64, args: &TuneArgs) -> Result<()> {
     );
     let cfg = GenConfig { nodes: args.nodes, random_plies: args.random_plies, seed: args.seed };
     let positions = std::sync::atomic::AtomicU64::new(0);
+    let played = std::sync::atomic::AtomicU64::new(0);
     // Ctrl-C finishes the games in progress and leaves a file that `--generate` resumes.
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     {
@@ -118,6 +119,7 @@ fn generate(n: u64, args: &TuneArgs) -> Result<()> {
         &done,
         &mut out,
         &|rec| {
+            played.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             let p = positions.fetch_add(rec.fens.len() as u64, std::sync::atomic::Ordering::Relaxed)
                 + rec.fens.len() as u64;
             bar.set_message(format!("{p} positions"));
@@ -129,13 +131,22 @@ fn generate(n: u64, args: &TuneArgs) -> Result<()> {
     out.flush()?;
     bar.finish();
     let total = positions.load(std::sync::atomic::Ordering::Relaxed);
+    let played = played.load(std::sync::atomic::Ordering::Relaxed);
+    let interrupted = stop.load(std::sync::atomic::Ordering::Relaxed) && played < todo;
     if args.json {
         println!(
             "{}",
-            serde_json::json!({"games": n, "new_games": todo, "new_positions": total, "data": args.data.display().to_string()})
+            serde_json::json!({"games": n, "new_games": played, "interrupted": interrupted, "new_positions": total, "data": args.data.display().to_string()})
         );
     } else {
-        println!("{todo} new games ({} already present), {total} new positions in {}", done.len(), args.data.display());
+        println!(
+            "{played} new games ({} already present), {total} new positions in {}",
+            done.len(),
+            args.data.display()
+        );
+        if interrupted {
+            println!("interrupted after {played} of {todo} games; run the same command again to continue");
+        }
     }
     Ok(())
 }
