@@ -309,15 +309,23 @@ impl Tuner {
     }
 
     fn eval(&self, s: &Sample) -> f64 {
+        self.eval_with_units(s).0
+    }
+
+    /// The evaluation of `s`, and the king-safety units of the white and the black king
+    /// (which the gradient needs again).
+    fn eval_with_units(&self, s: &Sample) -> (f64, [(f64, f64); 2]) {
         let (mut mg, mut eg) = self.units(&s.coef);
-        for (list, sign) in s.safety.iter().zip([1.0, -1.0]) {
+        let mut king_units = [(0.0, 0.0); 2];
+        for ((list, sign), ku) in s.safety.iter().zip([1.0, -1.0]).zip(king_units.iter_mut()) {
             if !list.is_empty() {
                 let (um, ue) = self.units(list);
                 mg -= sign * um.max(0.0).powi(2) / eval::SAFETY_MG_DIV as f64;
                 eg -= sign * ue.max(0.0) / eval::SAFETY_EG_DIV as f64;
+                *ku = (um, ue);
             }
         }
-        mg * s.mg_f + eg * s.eg_f
+        (mg * s.mg_f + eg * s.eg_f, king_units)
     }
 
     fn sigmoid(&self, e: f64) -> f64 {
@@ -393,7 +401,8 @@ impl Tuner {
         let partial = |samples: &[Sample]| {
             let mut grad = vec![[0.0f64; 2]; NUM_PARAMS];
             for s in samples {
-                let p = self.sigmoid(self.eval(s));
+                let (e, king_units) = self.eval_with_units(s);
+                let p = self.sigmoid(e);
                 // d/de of (r - p)^2 = -2 (r - p) p (1 - p) K / 400
                 let g = -2.0 * (s.result - p) * p * (1.0 - p) * self.k / 400.0;
                 for &(i, c) in &s.coef {
@@ -401,11 +410,10 @@ impl Tuner {
                     gi[0] += g * c as f64 * s.mg_f;
                     gi[1] += g * c as f64 * s.eg_f;
                 }
-                for (list, sign) in s.safety.iter().zip([1.0, -1.0]) {
+                for ((list, sign), (um, ue)) in s.safety.iter().zip([1.0, -1.0]).zip(king_units) {
                     if list.is_empty() {
                         continue;
                     }
-                    let (um, ue) = self.units(list);
                     // d/du of -u^2/D (u > 0) and of -u/D (u > 0).
                     let dm = -sign * 2.0 * um.max(0.0) / eval::SAFETY_MG_DIV as f64;
                     let de = if ue > 0.0 { -sign / eval::SAFETY_EG_DIV as f64 } else { 0.0 };
