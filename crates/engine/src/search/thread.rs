@@ -339,7 +339,7 @@ impl Worker {
             }
             if !sh.control.pondering.load(Ordering::Relaxed) {
                 let factor = (1.0 + instability) * (1.0 + falling) * if self.root_moves.len() == 1 { 0.1 } else { 1.0 };
-                if sh.time.soft_expired(0.6 * factor) {
+                if sh.time.soft_expired(0.7 * factor) {
                     break;
                 }
                 // A forced mate found with a few plies to spare: no need to go on in timed games.

@@ -40,7 +40,9 @@ impl TimeManager {
         let (soft, hard) = if mtg == 1 {
             (avail * 0.5, avail * 0.85)
         } else {
-            let horizon = if mtg > 0 { mtg.min(40) as f64 } else { 28.0 };
+            // Front-loaded: at 10+0.1 the middlegame decides most games, so spend there
+            // what would otherwise be left on the clock at the end (measured in session 6).
+            let horizon = if mtg > 0 { mtg.min(40) as f64 } else { 20.0 };
             let base = avail / horizon + inc as f64 * 0.75;
             (base.min(avail * 0.45), (base * 4.5).min(avail * 0.7))
         };
