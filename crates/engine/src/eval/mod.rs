@@ -24,7 +24,7 @@ pub mod params;
 pub mod pawns;
 
 use bastion_core::attacks;
-use bastion_core::{Bitboard, Color, Position, Role};
+use bastion_core::{Bitboard, Color, Position, Rank, Role};
 use layout::*;
 pub use pawns::PawnCache;
 
@@ -294,12 +294,14 @@ pub fn evaluate_with<T: Trace>(
                     zone_attackers[them] += 1;
                     zone_squares[ci][katt] += z.count_ones() as i32;
                 }
+                let rel_rank = sq.rank().relative(c).index();
                 match role {
                     Role::Knight | Role::Bishop => {
                         minor_att[ci] |= att;
                         let s = sq.index();
-                        let front = if c == Color::White { s + 8 } else { s.wrapping_sub(8) };
-                        if front < 64 && pos.role_bb(Role::Pawn).0 & (1 << front) != 0 {
+                        let sq_bb = Bitboard::from_square(sq);
+                        let ahead = if c == Color::White { sq_bb.north() } else { sq_bb.south() };
+                        if (pos.role_bb(Role::Pawn) & ahead).nonempty() {
                             add(MINOR_BEHIND_PAWN, 1);
                         }
                         if role == Role::Bishop {
@@ -307,7 +309,6 @@ pub fn evaluate_with<T: Trace>(
                                 if Bitboard::LIGHT.0 & (1 << s) != 0 { Bitboard::LIGHT.0 } else { Bitboard::DARK.0 };
                             add(BAD_BISHOP, (own_pawns & colour).count_ones() as i32);
                         }
-                        let rel_rank = if c == Color::White { s / 8 } else { 7 - s / 8 };
                         if (3..=5).contains(&rel_rank)
                             && pawn_att[ci] & (1 << s) != 0
                             && masks::ATTACK_SPAN[ci][s] & pos.pieces(!c, Role::Pawn).0 == 0
@@ -322,15 +323,11 @@ pub fn evaluate_with<T: Trace>(
                         } else if fm & own_pawns == 0 {
                             add(ROOK_SEMI_OPEN, 1);
                         }
-                        let rel_rank = if c == Color::White { sq.index() / 8 } else { 7 - sq.index() / 8 };
-                        if rel_rank == 6 {
-                            let seventh = if c == Color::White { 0xFFu64 << 48 } else { 0xFFu64 << 8 };
-                            let eighth = if c == Color::White { 0xFFu64 << 56 } else { 0xFF };
-                            if pos.pieces(!c, Role::Pawn).0 & seventh != 0
-                                || (1u64 << kings[them].index()) & eighth != 0
-                            {
-                                add(ROOK_SEVENTH, 1);
-                            }
+                        if rel_rank == 6
+                            && ((pos.pieces(!c, Role::Pawn) & Bitboard::rank(sq.rank())).nonempty()
+                                || Bitboard::rank(Rank::EIGHTH.relative(c)).contains(kings[them]))
+                        {
+                            add(ROOK_SEVENTH, 1);
                         }
                     }
                     _ => {}
@@ -390,15 +387,10 @@ pub fn evaluate_with<T: Trace>(
         let own_pawns = pos.pieces(c, Role::Pawn).0;
         add(WEAK_PAWN, (own_pawns & attacked[them] & !attacked[ci]).count_ones() as i32);
         // Squares enemy pawns can safely push to, and the pieces they would then hit.
-        let their_pawns = pos.pieces(!c, Role::Pawn).0;
-        let (push1, push2) = if c == Color::White {
-            let p1 = (their_pawns >> 8) & !occ.0;
-            (p1, ((p1 & (0xFFu64 << 40)) >> 8) & !occ.0)
-        } else {
-            let p1 = (their_pawns << 8) & !occ.0;
-            (p1, ((p1 & (0xFFu64 << 16)) << 8) & !occ.0)
-        };
-        let safe_push = (push1 | push2) & !pawn_att[ci] & (attacked[them] | !attacked[ci]);
+        let push = |b: Bitboard| (if c == Color::White { b.south() } else { b.north() }) - occ;
+        let push1 = push(pos.pieces(!c, Role::Pawn));
+        let push2 = push(push1 & Bitboard::rank(Rank::ALL[5].relative(c)));
+        let safe_push = (push1 | push2).0 & !pawn_att[ci] & (attacked[them] | !attacked[ci]);
         add(PAWN_PUSH_THREAT, (pawns::pawn_attacks(safe_push, !c) & pieces).count_ones() as i32);
         // Endgame king activity: distance to the nearest pawn.
         let all_pawns = pos.role_bb(Role::Pawn);
