@@ -38,6 +38,8 @@ enum Command {
     Bench(cmd::bench::BenchArgs),
     /// Texel-tune the evaluation: generate self-play data or fit the weights.
     Tune(cmd::tune::TuneArgs),
+    /// Neural evaluation: label self-play data with search scores, train a network.
+    Nnue(cmd::nnue::NnueArgs),
 }
 
 /// `println!` panics when the reader of our stdout has gone (`bastion tb stats KRK | head -1`).
@@ -75,6 +77,7 @@ fn main() -> std::process::ExitCode {
         Some(Command::Uci(args)) => cmd::uci::run(args),
         Some(Command::Bench(args)) => cmd::bench::run(args),
         Some(Command::Tune(args)) => cmd::tune::run(args),
+        Some(Command::Nnue(args)) => cmd::nnue::run(args),
         None => cmd::uci::run(cmd::uci::UciArgs::default()),
     };
     match result {

@@ -21,5 +21,6 @@ pub use score::Score;
 pub use search::{Engine, Limits, PvLine, ScoreBound, SearchControl, SearchInfo, SearchResult};
 pub use tb::{TbProber, Wdl};
 pub mod bench;
+pub mod nnue;
 pub mod tune;
 pub mod uci;

@@ -156,7 +156,8 @@ pub fn play_game(game: u64, cfg: &GenConfig, engine: &mut Engine) -> GameRecord 
     GameRecord { game, result, fens: samples }
 }
 
-fn is_noisy(pos: &Position, m: Move) -> bool {
+/// A capture or promotion (positions whose best move is one are not quiet).
+pub fn is_noisy(pos: &Position, m: Move) -> bool {
     crate::search::ordering::is_capture(pos, m) || m.is_promotion()
 }
 

@@ -7,6 +7,7 @@
 
 use crate::book::{BookLoader, BookProber};
 use crate::mate_prover::{proved_mate_line, MateBudget, MateProver};
+use crate::nnue::Network;
 use crate::options::{EngineOptions, SearchParams};
 use crate::score::Score;
 use crate::search::{Engine, Limits, ScoreBound, SearchControl, SearchInfo};
@@ -36,6 +37,8 @@ pub struct UciSession<W: Write + Send + 'static> {
     show_wdl: bool,
     tb_loader: Option<TbLoader>,
     tb_paths: Vec<(String, String)>,
+    /// The network named by `EvalFile` (none: the hand-written evaluation).
+    net: Option<Arc<Network>>,
     unbounded: bool,
     book_loader: Option<BookLoader>,
     book: Option<Arc<dyn BookProber>>,
@@ -63,6 +66,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
             show_wdl: false,
             tb_loader: None,
             tb_paths: Vec::new(),
+            net: Some(Network::builtin()),
             unbounded: false,
             book_loader: None,
             book: None,
@@ -147,7 +151,8 @@ impl<W: Write + Send + 'static> UciSession<W> {
                 Ok(e) => self.engine = Some(e),
                 Err(_) => {
                     self.say("info string search thread failed; engine restarted");
-                    let e = Engine::new(self.opts.clone());
+                    let mut e = Engine::new(self.opts.clone());
+                    e.set_network(self.net.clone());
                     self.control = e.control();
                     self.engine = Some(e);
                 }
@@ -192,9 +197,12 @@ impl<W: Write + Send + 'static> UciSession<W> {
                 }
             }
             "eval" => {
-                let mut cache = crate::eval::PawnCache::new();
-                let v = crate::eval::evaluate(&self.pos, &mut cache);
-                self.say(&format!("info string static eval {v} cp (side to move)"));
+                let v = match &self.net {
+                    Some(net) => crate::eval::nnue_scaled(&self.pos, net.evaluate(&self.pos)),
+                    None => crate::eval::evaluate(&self.pos, &mut crate::eval::PawnCache::new()),
+                };
+                let by = if self.net.is_some() { "network" } else { "hand-written" };
+                self.say(&format!("info string static eval {v} cp (side to move, {by} evaluation)"));
             }
             "debug" | "register" => {}
             _ => self.say(&format!("info string unknown command: {}", truncate(line.trim()))),
@@ -216,6 +224,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
         lines.push("option name Contempt type spin default 0 min -200 max 200".to_string());
         lines.push("option name SyzygyPath type string default <empty>".to_string());
         lines.push("option name BastionTBPath type string default <empty>".to_string());
+        lines.push("option name EvalFile type string default <internal>".to_string());
         lines.push("option name OwnBook type check default false".to_string());
         lines.push("option name BookFile type string default <empty>".to_string());
         if self.mate_prover.is_some() {
@@ -408,7 +417,8 @@ impl<W: Write + Send + 'static> UciSession<W> {
             Err(e) => {
                 self.say(&format!("info string cannot start search thread: {e}"));
                 self.say("bestmove 0000");
-                let e = Engine::new(self.opts.clone());
+                let mut e = Engine::new(self.opts.clone());
+                e.set_network(self.net.clone());
                 self.control = e.control();
                 self.engine = Some(e);
             }
@@ -469,6 +479,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
             "syzygypath" | "bastiontbpath" => self.set_tb_path(&name, &value),
             "ownbook" => check(&value).map(|b| self.own_book = b),
             "bookfile" => self.set_book_file(&value),
+            "evalfile" => self.set_eval_file(&value),
             "matesolver" if self.mate_prover.is_some() => check(&value).map(|b| self.use_mate_prover = b),
             _ => match SearchParams::switches().iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)) {
                 Some((_, field)) => check(&value).map(|b| *field(&mut opts.params) = b),
@@ -490,6 +501,23 @@ impl<W: Write + Send + 'static> UciSession<W> {
             }
             Err(e) => self.say(&format!("info string setoption {:?}: {e}; ignored", truncate(&name))),
         }
+    }
+
+    /// `EvalFile`: `<internal>` (the built-in network), a network file, or `<empty>` / `none`
+    /// for the hand-written evaluation.
+    fn set_eval_file(&mut self, value: &str) -> Result<(), String> {
+        let path = value.trim();
+        self.net = match path {
+            "<internal>" => Some(Network::builtin()),
+            "" | "<empty>" | "none" => None,
+            _ => Some(Arc::new(Network::load(std::path::Path::new(path)).map_err(|e| format!("{path:?}: {e}"))?)),
+        };
+        if let Some(e) = &mut self.engine {
+            e.set_network(self.net.clone());
+        }
+        let what = if self.net.is_some() { format!("network {path}") } else { "hand-written evaluation".to_string() };
+        self.say(&format!("info string EvalFile: {what}"));
+        Ok(())
     }
 
     fn set_book_file(&mut self, value: &str) -> Result<(), String> {

@@ -321,3 +321,46 @@ fn no_mate_score_no_prover_and_bad_lines_are_ignored() {
     assert_eq!(long.calls.load(Ordering::SeqCst), 1);
     assert!(!lines.iter().any(|l| l.contains("mate solver")), "{lines:#?}");
 }
+
+/// `EvalFile` loads a network (the search and `eval` then use it), rejects a file that is
+/// not one with a message, `<empty>` selects the hand-written evaluation and `<internal>`
+/// (the default) the built-in network.
+#[test]
+fn eval_file_loads_a_network_and_rejects_bad_files() {
+    let dir = std::env::temp_dir().join(format!("bastion-evalfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let net_path = dir.join("random.nnue");
+    // A random network with an output bias of 50 cp, so that its evaluation is not 0.
+    let mut bytes = bastion_engine::nnue::train::FloatNetwork::random(3).quantise().to_bytes();
+    let n = bytes.len();
+    bytes[n - 4..].copy_from_slice(&(50 * 255 * 64 / 400i32).to_le_bytes());
+    let net = bastion_engine::nnue::Network::from_bytes(&bytes).unwrap();
+    std::fs::write(&net_path, &bytes).unwrap();
+    let bad_path = dir.join("bad.nnue");
+    std::fs::write(&bad_path, b"BSTNNUE1 but truncated").unwrap();
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    let want = net.evaluate(&Position::from_fen(fen).unwrap());
+    let out = run_session(&format!(
+        "position fen {fen}\neval\nsetoption name EvalFile value {}\neval\nsetoption name EvalFile value {}\n\
+         eval\nsetoption name EvalFile value <empty>\neval\nsetoption name EvalFile value <internal>\neval\n\
+         setoption name EvalFile value {0}\ngo depth 5\nquit\n",
+        net_path.display(),
+        bad_path.display()
+    ));
+    std::fs::remove_dir_all(&dir).ok();
+    let evals: Vec<&String> = out.iter().filter(|l| l.contains("static eval")).collect();
+    assert_eq!(evals.len(), 5, "{out:?}");
+    assert_ne!(want, 0);
+    let builtin = bastion_engine::nnue::Network::builtin().evaluate(&Position::from_fen(fen).unwrap());
+    // The default is the built-in network; `<internal>` goes back to it.
+    for e in [evals[0], evals[4]] {
+        assert!(e.contains(&format!("static eval {builtin} cp")) && e.contains("network"), "{e} vs {builtin}");
+    }
+    for e in &evals[1..3] {
+        // A bad file is refused and the network in use stays.
+        assert!(e.contains(&format!("static eval {want} cp")) && e.contains("network"), "{e} vs {want}");
+    }
+    assert!(evals[3].contains("hand-written"), "{}", evals[3]);
+    assert!(out.iter().any(|l| l.starts_with("bestmove ") && l != "bestmove 0000"), "{out:?}");
+    assert!(out.iter().any(|l| l.contains("EvalFile") && l.contains("not a Bastion network")), "{out:?}");
+}

@@ -5,6 +5,7 @@ pub mod book;
 pub mod epd;
 pub mod fortress;
 pub mod match_cmd;
+pub mod nnue;
 pub mod perft;
 pub mod progressive;
 pub mod serve;

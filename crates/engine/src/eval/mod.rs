@@ -139,6 +139,19 @@ pub fn evaluate_lazy(pos: &Position, cache: &mut PawnCache, alpha: i32, beta: i3
     evaluate_with(pos, &params::WEIGHTS, Some(cache), &mut NoTrace, Some((alpha, beta, margin)))
 }
 
+/// A network score (side to move's view) with the endgame knowledge of [`scale_factor`]
+/// applied where it says the material is drawn or nearly so (scale below 32): the
+/// network learns typical positions and does not know these rare draws.
+pub fn nnue_scaled(pos: &Position, v: i32) -> i32 {
+    let white = if pos.side_to_move() == Color::White { v } else { -v };
+    let s = scale_factor(pos, white);
+    if s < 32 {
+        v * s / 64
+    } else {
+        v
+    }
+}
+
 /// The coefficients of every weight for `pos` (white's view), for the tuner.
 pub fn coefficients(pos: &Position) -> Coefficients {
     let mut c = Coefficients::default();

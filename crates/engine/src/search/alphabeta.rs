@@ -3,7 +3,6 @@
 use super::ordering::{self, cont_index, is_capture, MovePicker, QuietContext, NONE_CONT};
 use super::thread::{Worker, NO_EVAL};
 use super::Shared;
-use crate::eval;
 use crate::score::*;
 use crate::tb::Wdl;
 use crate::tt::Bound;
@@ -183,7 +182,7 @@ impl Worker {
                 return self.draw_value(sh, pos);
             }
             if ply >= MAX_PLY - 4 {
-                return if in_check { 0 } else { eval::evaluate(pos, &mut self.pawns) };
+                return if in_check { 0 } else { self.evaluate(sh, pos, ply) };
             }
             if p.mate_distance_pruning {
                 alpha = alpha.max(mated_in(ply));
@@ -279,7 +278,7 @@ impl Worker {
         } else {
             static_eval = match entry {
                 Some(e) if e.eval.abs() < INFINITE && e.eval != 0 => e.eval,
-                _ => eval::evaluate(pos, &mut self.pawns),
+                _ => self.evaluate(sh, pos, ply),
             };
             eval_est = static_eval;
             if let Some(e) = entry {

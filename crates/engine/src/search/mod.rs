@@ -16,6 +16,7 @@ mod qsearch;
 mod thread;
 pub mod time;
 
+use crate::nnue::Network;
 use crate::options::EngineOptions;
 use crate::score::Score;
 use crate::tb::TbProber;
@@ -175,6 +176,8 @@ pub(crate) struct Shared<'a> {
     pub time: time::TimeManager,
     pub opts: &'a EngineOptions,
     pub root_side: bastion_core::Color,
+    /// The neural evaluation, when one is loaded (else the hand-written one).
+    pub net: Option<&'a Network>,
 }
 
 impl Shared<'_> {
@@ -193,16 +196,24 @@ pub struct Engine {
     workers: Vec<Worker>,
     control: Arc<SearchControl>,
     tb: Option<Arc<dyn TbProber>>,
+    net: Option<Arc<Network>>,
 }
 
 impl Engine {
-    /// A fresh engine.
+    /// A fresh engine, evaluating with the built-in network ([`Network::builtin`]).
     pub fn new(opts: EngineOptions) -> Engine {
         // The KPK bitbase takes ~0.1 s to build: start it now, off the search's path.
         crate::eval::kpk::prepare_in_background();
         let tt = Arc::new(TranspositionTable::new(opts.hash_mb));
         let workers = (0..opts.threads.max(1)).map(Worker::new).collect();
-        Engine { opts, tt, workers, control: Arc::new(SearchControl::default()), tb: None }
+        Engine {
+            opts,
+            tt,
+            workers,
+            control: Arc::new(SearchControl::default()),
+            tb: None,
+            net: Some(Network::builtin()),
+        }
     }
 
     /// The options in force.
@@ -240,6 +251,19 @@ impl Engine {
     /// Installs (or removes) a tablebase prober.
     pub fn set_tablebase(&mut self, tb: Option<Arc<dyn TbProber>>) {
         self.tb = tb;
+    }
+
+    /// Evaluates with `net` (a neural network) instead of the hand-written evaluation; `None` goes back.
+    pub fn set_network(&mut self, net: Option<Arc<Network>>) {
+        self.net = net;
+        for w in &mut self.workers {
+            w.nnue.clear();
+        }
+    }
+
+    /// The neural network in use, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.net.as_ref()
     }
 
     /// The stop/ponderhit flags of this engine's searches.
@@ -287,6 +311,7 @@ impl Engine {
             time: time::TimeManager::new(start, limits, pos.side_to_move(), self.opts.move_overhead_ms),
             opts: &self.opts,
             root_side: pos.side_to_move(),
+            net: self.net.as_deref(),
         };
         let (main, helpers) = self.workers.split_first_mut().expect("at least one worker");
         let result = std::thread::scope(|s| {

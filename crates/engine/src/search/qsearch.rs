@@ -37,7 +37,7 @@ impl Worker {
         }
         let in_check = pos.in_check();
         if ply >= MAX_PLY - 4 {
-            return if in_check { 0 } else { eval::evaluate(pos, &mut self.pawns) };
+            return if in_check { 0 } else { self.evaluate(sh, pos, ply) };
         }
         let entry = sh.tt.probe(pos.key());
         let tt_score = entry.map_or(-INFINITE, |e| from_tt(e.score, ply));
@@ -65,10 +65,10 @@ impl Worker {
         } else {
             static_eval = match entry {
                 Some(e) if e.eval != 0 => e.eval,
-                _ if self.params.lazy_eval => {
+                _ if self.params.lazy_eval && sh.net.is_none() => {
                     eval::evaluate_lazy(pos, &mut self.pawns, alpha, beta, self.params.lazy_margin)
                 }
-                _ => eval::evaluate(pos, &mut self.pawns),
+                _ => self.evaluate(sh, pos, ply),
             };
             best = static_eval;
             if let Some(e) = entry {

@@ -4,6 +4,7 @@
 use super::ordering::{ContIndex, Histories, NONE_CONT};
 use super::{PvLine, ScoreBound, SearchInfo, SearchResult, Shared};
 use crate::eval::PawnCache;
+use crate::nnue::AccumulatorStack;
 use crate::options::SearchParams;
 use crate::score::*;
 use bastion_core::{Move, Position};
@@ -67,6 +68,7 @@ pub(crate) struct Worker {
     pub nmp_min_ply: usize,
     pub params: SearchParams,
     pub lmr: Box<[[i32; 64]; 64]>,
+    pub nnue: AccumulatorStack,
 }
 
 impl Worker {
@@ -96,6 +98,16 @@ impl Worker {
             nmp_min_ply: 0,
             params: SearchParams::default(),
             lmr,
+            nnue: AccumulatorStack::new(MAX_PLY + 8),
+        }
+    }
+
+    /// Static evaluation for the side to move at `ply`: the network's when one is loaded.
+    #[inline]
+    pub fn evaluate(&mut self, sh: &Shared, pos: &Position, ply: usize) -> i32 {
+        match sh.net {
+            Some(net) => crate::eval::nnue_scaled(pos, self.nnue.evaluate(net, pos, ply)),
+            None => crate::eval::evaluate(pos, &mut self.pawns),
         }
     }
 

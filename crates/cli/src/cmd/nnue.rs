@@ -1,0 +1,221 @@
+//! `bastion nnue`: label self-play data with search scores and train the neural evaluation.
+//!
+//! `bastion nnue label --data tune.csv --out labelled.csv --depth 6` appends a search
+//! score to every line (resumable); `bastion nnue train --data labelled.csv --out net.nnue`
+//! fits a network that the engine loads with the `EvalFile` option.
+
+use anyhow::{bail, Context, Result};
+use bastion_engine::nnue::train::{self, FloatNetwork, LabelConfig, TrainConfig, Trainer};
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// Arguments of `bastion nnue`.
+#[derive(Args, Debug)]
+pub struct NnueArgs {
+    #[command(subcommand)]
+    command: NnueCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum NnueCommand {
+    /// Append White's search score to every `fen,result,game` line.
+    Label(LabelArgs),
+    /// Train a network on (labelled) self-play data.
+    Train(TrainArgs),
+}
+
+#[derive(Args, Debug)]
+struct LabelArgs {
+    /// Input data (`fen,result,game` lines, as written by `bastion tune --generate`).
+    #[arg(long)]
+    data: PathBuf,
+    /// Output file; an existing one is continued.
+    #[arg(long)]
+    out: PathBuf,
+    /// Search depth of each label.
+    #[arg(long, default_value_t = 6)]
+    depth: i32,
+    /// Move each position on by 1 to N random legal moves before labelling (0: label as is).
+    #[arg(long, default_value_t = 0)]
+    random_plies: usize,
+    /// Seed for the random moves.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads (one engine each).
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args, Debug)]
+struct TrainArgs {
+    /// Training data: `fen,result,game[,score]` lines.
+    #[arg(long)]
+    data: PathBuf,
+    /// Where to write the network (the checkpoint goes next to it, extension `.ckpt`).
+    #[arg(long, default_value = "bastion.nnue")]
+    out: PathBuf,
+    /// Passes over the data.
+    #[arg(long, default_value_t = 20)]
+    epochs: usize,
+    /// Positions per optimiser step.
+    #[arg(long, default_value_t = 16384)]
+    batch: usize,
+    /// Adam learning rate (falls 10× at 60% and 85% of the epochs).
+    #[arg(long, default_value_t = 0.001)]
+    lr: f32,
+    /// Weight of the search score in the target (the rest is the game result).
+    #[arg(long, default_value_t = 0.75)]
+    lambda: f32,
+    /// Every N-th line is held out for validation.
+    #[arg(long, default_value_t = 50)]
+    val_every: usize,
+    /// Worker threads.
+    #[arg(long, default_value_t = 1)]
+    threads: usize,
+    /// Seed for the initial weights and the shuffles.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Continue from the checkpoint next to `--out` (at the epoch it records).
+    #[arg(long)]
+    resume: bool,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs the subcommand.
+pub fn run(args: NnueArgs) -> Result<()> {
+    match args.command {
+        NnueCommand::Label(a) => label(a),
+        NnueCommand::Train(a) => fit(a),
+    }
+}
+
+fn interrupt_flag() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
+    stop
+}
+
+fn bar(json: bool, len: u64, template: &str) -> ProgressBar {
+    let bar = if json { ProgressBar::hidden() } else { ProgressBar::new(len) };
+    bar.set_style(ProgressStyle::with_template(template).unwrap_or(ProgressStyle::default_bar()));
+    bar
+}
+
+fn label(a: LabelArgs) -> Result<()> {
+    if a.depth < 1 || a.threads == 0 {
+        bail!("--depth and --threads must be positive");
+    }
+    let stop = interrupt_flag();
+    let progress = bar(a.json, 0, "{bar:40} {pos}/{len} positions eta {eta}");
+    let written = train::label_file(
+        &a.data,
+        &a.out,
+        &LabelConfig { depth: a.depth, random_plies: a.random_plies, seed: a.seed, threads: a.threads },
+        &mut |done, total| {
+            progress.set_length(total as u64);
+            progress.set_position(done as u64);
+        },
+        &|| stop.load(Ordering::Relaxed),
+    )
+    .with_context(|| format!("labelling {} into {}", a.data.display(), a.out.display()))?;
+    progress.finish();
+    let interrupted = stop.load(Ordering::Relaxed);
+    if a.json {
+        println!(
+            "{}",
+            serde_json::json!({"labelled": written, "interrupted": interrupted, "out": a.out.display().to_string()})
+        );
+    } else {
+        println!("{written} positions labelled at depth {} into {}", a.depth, a.out.display());
+        if interrupted {
+            println!("interrupted; run the same command again to continue");
+        }
+    }
+    Ok(())
+}
+
+fn fit(a: TrainArgs) -> Result<()> {
+    if a.epochs == 0 || a.batch == 0 || a.threads == 0 {
+        bail!("--epochs, --batch and --threads must be positive");
+    }
+    if !((0.0..=1.0).contains(&a.lambda) && a.lr > 0.0 && a.lr.is_finite()) {
+        bail!("--lambda must be in 0..=1 and --lr a positive number");
+    }
+    let (data, val, bad) =
+        train::load(&a.data, a.lambda, a.val_every).with_context(|| format!("reading {}", a.data.display()))?;
+    if data.is_empty() {
+        bail!("no usable positions in {}", a.data.display());
+    }
+    let ckpt = a.out.with_extension("ckpt");
+    let epoch_file = a.out.with_extension("epoch");
+    let (net, start) = if a.resume {
+        let net = FloatNetwork::load(&ckpt).with_context(|| format!("reading checkpoint {}", ckpt.display()))?;
+        let e: usize = std::fs::read_to_string(&epoch_file)
+            .ok()
+            .and_then(|s| s.trim().parse().ok())
+            .with_context(|| format!("reading {}", epoch_file.display()))?;
+        (net, e)
+    } else {
+        (FloatNetwork::random(a.seed), 0)
+    };
+    let cfg = TrainConfig { epochs: a.epochs, batch: a.batch, lr: a.lr, threads: a.threads, seed: a.seed };
+    let mut trainer = Trainer::new(net);
+    if !a.json {
+        println!(
+            "{} training and {} validation positions ({bad} bad lines skipped); starting at epoch {}",
+            data.len(),
+            val.len(),
+            start + 1
+        );
+        println!("hand-written evaluation's validation loss: {:.6}", val.reference_loss());
+    }
+    let stop = interrupt_flag();
+    let progress = bar(a.json, a.epochs as u64, "{bar:40} {pos}/{len} epochs {msg} eta {eta}");
+    progress.set_position(start as u64);
+    let mut history = Vec::new();
+    for e in start..a.epochs {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let lr = Trainer::lr_at(&cfg, e);
+        let loss = trainer.epoch(&data, &cfg, lr, cfg.seed.wrapping_mul(0x9E37_79B9) ^ (e as u64 + 1));
+        let vloss = trainer.loss(&val, a.threads);
+        let qloss = trainer.quantised_loss(&val);
+        // Network, checkpoint, then the epoch count: a crash between them repeats an epoch, never skips one.
+        train::write_atomically(&a.out, &trainer.net.quantise().to_bytes())
+            .with_context(|| format!("writing {}", a.out.display()))?;
+        trainer.net.save(&ckpt).with_context(|| format!("writing {}", ckpt.display()))?;
+        train::write_atomically(&epoch_file, format!("{}\n", e + 1).as_bytes())?;
+        if !a.json {
+            progress.suspend(|| {
+                println!("epoch {:3}  lr {lr:.6}  train {loss:.6}  validation {vloss:.6}  quantised {qloss:.6}", e + 1)
+            });
+        }
+        progress.set_position(e as u64 + 1);
+        history.push(serde_json::json!({"epoch": e + 1, "lr": lr, "train_loss": loss, "validation_loss": vloss, "quantised_validation_loss": qloss}));
+    }
+    progress.finish();
+    let interrupted = stop.load(Ordering::Relaxed);
+    if a.json {
+        println!(
+            "{}",
+            serde_json::json!({"positions": data.len(), "validation_positions": val.len(), "skipped_lines": bad,
+                "hand_written_validation_loss": val.reference_loss(),
+                "epochs": history, "interrupted": interrupted, "out": a.out.display().to_string()})
+        );
+    } else if interrupted {
+        println!("interrupted; `--resume` continues from the last finished epoch ({})", a.out.display());
+    } else {
+        println!("network written to {}", a.out.display());
+    }
+    Ok(())
+}

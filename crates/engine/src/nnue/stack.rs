@@ -1,0 +1,135 @@
+//! Incremental accumulators for the search: one slot per ply.
+//!
+//! A slot remembers the piece placement it was computed for. A new position is
+//! brought up from whichever of its own slot or its parent's slot differs in fewer
+//! squares, by adding and removing exactly the pieces that differ, so the result is
+//! exact whatever that slot last held; too many differences mean a refresh.
+
+use super::{feature, Accumulator, Network};
+use bastion_core::{Color, Position, Role};
+
+/// Above this many changed pieces a refresh is cheaper than updating.
+const MAX_UPDATES: u32 = 8;
+
+#[derive(Clone)]
+struct Slot {
+    /// Piece bitboards, colour-major (`color * 6 + role`); all zero when unused.
+    pieces: [u64; 12],
+    acc: Accumulator,
+    valid: bool,
+}
+
+/// Per-thread accumulators, indexed by search ply.
+#[derive(Clone)]
+pub struct AccumulatorStack {
+    slots: Vec<Slot>,
+}
+
+impl AccumulatorStack {
+    /// A stack of `plies` slots, all empty.
+    pub fn new(plies: usize) -> AccumulatorStack {
+        let empty = Slot { pieces: [0; 12], acc: Accumulator { v: [[0; super::HIDDEN]; 2] }, valid: false };
+        AccumulatorStack { slots: vec![empty; plies.max(1)] }
+    }
+
+    /// Forgets every slot (after loading another network).
+    pub fn clear(&mut self) {
+        self.slots.iter_mut().for_each(|s| s.valid = false);
+    }
+
+    /// Evaluates `pos` at search ply `ply` for the side to move, in centipawns.
+    pub fn evaluate(&mut self, net: &Network, pos: &Position, ply: usize) -> i32 {
+        let ply = ply.min(self.slots.len() - 1);
+        let mut now = [0u64; 12];
+        for c in Color::ALL {
+            for r in Role::ALL {
+                now[c.index() * 6 + r.index()] = pos.pieces(c, r).0;
+            }
+        }
+        let changes = |s: &Slot| {
+            if s.valid {
+                s.pieces.iter().zip(&now).map(|(a, b)| (a ^ b).count_ones()).sum()
+            } else {
+                u32::MAX
+            }
+        };
+        let own = changes(&self.slots[ply]);
+        let parent = if ply > 0 { changes(&self.slots[ply - 1]) } else { u32::MAX };
+        let base = if own <= parent { ply } else { ply - 1 };
+        let acc = if own.min(parent) > MAX_UPDATES {
+            net.refresh(pos)
+        } else {
+            let from = &self.slots[base];
+            let mut acc = from.acc;
+            for (i, (&old, &new)) in from.pieces.iter().zip(&now).enumerate() {
+                if old == new {
+                    continue;
+                }
+                let (c, r) = (Color::ALL[i / 6], Role::ALL[i % 6]);
+                for (bits, sign) in [(new & !old, true), (old & !new, false)] {
+                    let mut b = bits;
+                    while b != 0 {
+                        let sq = b.trailing_zeros() as usize;
+                        b &= b - 1;
+                        net.update(&mut acc, feature(Color::White, c, r, sq), sign);
+                    }
+                }
+            }
+            acc
+        };
+        let slot = &mut self.slots[ply];
+        slot.pieces = now;
+        slot.acc = acc;
+        slot.valid = true;
+        net.output(&slot.acc, pos.side_to_move())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nnue::train::FloatNetwork;
+
+    /// Along random games, with evaluations at varying plies (as a search jumps between
+    /// siblings and depths), and through null moves, the incremental value equals a refresh.
+    #[test]
+    fn incremental_updates_equal_refresh() {
+        let net = FloatNetwork::random(11).quantise();
+        let mut stack = AccumulatorStack::new(16);
+        let mut rng = 0x1234_5678_9abc_def1u64;
+        let mut next = move || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        let fens = [
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        ];
+        let mut checked = 0;
+        for fen in fens {
+            for _ in 0..40 {
+                let mut pos = Position::from_fen(fen).unwrap();
+                let mut ply = 0;
+                while ply < 15 {
+                    assert_eq!(stack.evaluate(&net, &pos, ply), net.evaluate(&pos), "{}", pos.fen());
+                    checked += 1;
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    if next() % 5 == 0 && !pos.in_check() {
+                        let null = pos.play_null();
+                        assert_eq!(stack.evaluate(&net, &null, ply + 1), net.evaluate(&null));
+                    }
+                    pos = pos.play(moves[(next() % moves.len() as u64) as usize]);
+                    // Sometimes skip evaluating a ply, as a search does in check or on a TT cut.
+                    ply += 1 + (next() % 4 == 0) as usize;
+                }
+            }
+        }
+        assert!(checked > 500);
+    }
+}

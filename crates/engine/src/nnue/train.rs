@@ -1,0 +1,670 @@
+//! Training the network: data loading, search-score labelling, and minibatch Adam
+//! in floating point on the CPU, then quantisation to a [`Network`].
+//!
+//! Data lines are `fen,result,game[,score]`: the tuner's self-play files
+//! (`bastion tune --generate`), optionally with a fourth column, White's search score
+//! in centipawns, added by [`label_file`]. The target of a position is
+//! `λ·σ(score/K) + (1−λ)·result` (just the result without a score), and the loss is
+//! the squared error between that and `σ(output/K)` — a win-probability fit as in
+//! the Texel tuner, with `K` the centipawn scale of its logistic.
+
+use super::{white_features, Network, HIDDEN, INPUTS, QA, QB, SCALE};
+use crate::search::{Engine, Limits};
+use crate::{EngineOptions, Score};
+use bastion_core::{Color, Position};
+use std::io::{BufRead, Write};
+use std::path::Path;
+
+/// Centipawns per unit of the win-probability logistic (fitted to the self-play data
+/// by the Texel tuner: K = 2.63 on a 400 cp scale).
+pub const WDL_CP: f32 = 152.0;
+/// Largest |output weight| (keeps the quantised dot product inside i16 products).
+const OUT_CLIP: f32 = 127.0 / QB as f32;
+/// Largest |input weight or bias| (keeps accumulators far from i16 overflow).
+const FT_CLIP: f32 = 32767.0 / QA as f32 / 32.0;
+
+/// Training positions in compact form.
+#[derive(Default)]
+pub struct Dataset {
+    /// White-perspective input indices of every position, back to back.
+    feats: Vec<u16>,
+    /// `feats[ends[i-1]..ends[i]]` are position `i`'s inputs.
+    ends: Vec<u32>,
+    /// Side to move is White.
+    white_to_move: Vec<bool>,
+    /// Target win probability for the side to move.
+    target: Vec<f32>,
+    /// Squared error of the hand-written evaluation against the targets, summed.
+    reference_sq_error: f64,
+}
+
+impl Dataset {
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.target.len()
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.target.is_empty()
+    }
+
+    /// Mean squared error of the hand-written evaluation on these positions (for comparison
+    /// with [`Trainer::loss`]; computed only for validation sets).
+    pub fn reference_loss(&self) -> f64 {
+        self.reference_sq_error / self.len().max(1) as f64
+    }
+
+    fn push(&mut self, pos: &Position, white_target: f32, reference: bool) {
+        self.feats.extend(white_features(pos).map(|f| f as u16));
+        self.ends.push(self.feats.len() as u32);
+        let white = pos.side_to_move() == Color::White;
+        self.white_to_move.push(white);
+        let target = if white { white_target } else { 1.0 - white_target };
+        self.target.push(target);
+        if reference {
+            let hce = crate::eval::evaluate(pos, &mut crate::eval::PawnCache::new()) as f32;
+            self.reference_sq_error += ((sigmoid(hce / WDL_CP) - target) as f64).powi(2);
+        }
+    }
+
+    fn inputs(&self, i: usize) -> &[u16] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.feats[start..self.ends[i] as usize]
+    }
+}
+
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Parses one data line into a position and White's target; `None` for a bad line.
+fn parse_line(line: &str, lambda: f32) -> Option<(Position, f32)> {
+    let mut parts = line.split(',');
+    let pos = Position::from_fen(parts.next()?.trim()).ok()?;
+    let result = match parts.next()?.trim() {
+        "" => None,
+        r => Some(r.parse::<f32>().ok().filter(|r| (0.0..=1.0).contains(r))?),
+    };
+    let _game = parts.next();
+    let score = match parts.next() {
+        Some(s) => Some(s.trim().parse::<f32>().ok()?),
+        None => None,
+    };
+    let target = match (score, result) {
+        (Some(score), Some(result)) => lambda * sigmoid(score / WDL_CP) + (1.0 - lambda) * result,
+        (Some(score), None) => sigmoid(score / WDL_CP),
+        (None, Some(result)) => result,
+        (None, None) => return None,
+    };
+    Some((pos, target))
+}
+
+/// Reads a data file into a training and a validation set (every `val_every`-th
+/// line goes to validation; 0 = none). Returns the sets and the number of bad lines.
+pub fn load(path: &Path, lambda: f32, val_every: usize) -> std::io::Result<(Dataset, Dataset, usize)> {
+    let f = std::io::BufReader::new(std::fs::File::open(path)?);
+    let (mut train, mut val, mut bad) = (Dataset::default(), Dataset::default(), 0);
+    for (i, line) in f.lines().enumerate() {
+        let line = line?;
+        // Empty lines are positions the labeller rejected (see `label_file`).
+        if line.trim().is_empty() {
+            continue;
+        }
+        match parse_line(&line, lambda) {
+            Some((pos, t)) if val_every > 0 && i % val_every == val_every - 1 => val.push(&pos, t, true),
+            Some((pos, t)) => train.push(&pos, t, false),
+            None => bad += 1,
+        }
+    }
+    Ok((train, val, bad))
+}
+
+/// Settings of [`label_file`].
+#[derive(Clone, Copy, Debug)]
+pub struct LabelConfig {
+    /// Search depth of each label.
+    pub depth: i32,
+    /// Random legal moves (1 to this many) played before labelling; 0 labels as is.
+    pub random_plies: usize,
+    /// Seed for the random moves.
+    pub seed: u64,
+    /// Engines searching in parallel.
+    pub threads: usize,
+}
+
+/// Labels a data file with search scores: copies `input` to `output` with White's
+/// score from a `cfg.depth`-ply search appended to every line, using `cfg.threads` engines.
+///
+/// With `cfg.random_plies` > 0 each position is first moved on by 1 to `random_plies`
+/// random legal moves (seeded by `cfg.seed` and the line number), so that the network
+/// also sees the unbalanced positions a search visits; such a line has no game result
+/// (`fen,,game,score`), and a position in check or whose best move is a capture or
+/// promotion is rejected and written as an empty line. Output line `i` always
+/// belongs to input line `i`.
+///
+/// Resumable: lines already in `output` are skipped (a partial last line is dropped).
+/// `progress(done, total)` is called after every block; `stop()` ends the run early
+/// at a block boundary. Returns the number of lines written by this call.
+pub fn label_file(
+    input: &Path,
+    output: &Path,
+    cfg: &LabelConfig,
+    progress: &mut dyn FnMut(usize, usize),
+    stop: &dyn Fn() -> bool,
+) -> std::io::Result<usize> {
+    let lines: Vec<String> = std::io::BufReader::new(std::fs::File::open(input)?).lines().collect::<Result<_, _>>()?;
+    let done = match std::fs::read(output) {
+        Ok(bytes) => {
+            let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+            std::fs::OpenOptions::new().write(true).open(output)?.set_len(complete as u64)?;
+            bytes[..complete].iter().filter(|&&b| b == b'\n').count()
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
+        Err(e) => return Err(e),
+    };
+    let mut out = std::io::BufWriter::new(std::fs::OpenOptions::new().create(true).append(true).open(output)?);
+    let LabelConfig { depth, random_plies, seed, threads } = *cfg;
+    let threads = threads.max(1);
+    let mut engines: Vec<Engine> =
+        (0..threads).map(|_| Engine::new(EngineOptions { hash_mb: 8, ..EngineOptions::default() })).collect();
+    let mut written = 0;
+    const BLOCK: usize = 4096;
+    let mut at = done.min(lines.len());
+    while at < lines.len() && !stop() {
+        let block = &lines[at..(at + BLOCK).min(lines.len())];
+        let per = block.len().div_ceil(threads);
+        let first = at;
+        let labels: Vec<Vec<String>> = std::thread::scope(|s| {
+            let handles: Vec<_> = engines
+                .iter_mut()
+                .zip(block.chunks(per))
+                .enumerate()
+                .map(|(k, (engine, chunk))| {
+                    s.spawn(move || {
+                        let n0 = first + k * per;
+                        chunk
+                            .iter()
+                            .enumerate()
+                            .map(|(j, l)| {
+                                let rng = seed ^ ((n0 + j) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                                label_line(engine, l, depth, random_plies, rng)
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("labelling thread")).collect()
+        });
+        for line in labels.into_iter().flatten() {
+            writeln!(out, "{line}")?;
+        }
+        out.flush()?;
+        written += block.len();
+        at += block.len();
+        progress(at, lines.len());
+    }
+    Ok(written)
+}
+
+/// The output line for one input line (see [`label_file`]).
+fn label_line(engine: &mut Engine, line: &str, depth: i32, random_plies: usize, mut rng: u64) -> String {
+    let line = line.trim_end();
+    let mut parts = line.split(',');
+    let Some(Ok(mut pos)) = parts.next().map(|f| Position::from_fen(f.trim())) else {
+        // Unreadable lines are kept as they are so that line numbers stay aligned.
+        return line.to_string();
+    };
+    if random_plies > 0 {
+        let mut next = || {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            rng
+        };
+        for _ in 0..1 + next() as usize % random_plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                return String::new();
+            }
+            pos = pos.play(moves[(next() % moves.len() as u64) as usize]);
+        }
+        if pos.in_check() {
+            return String::new();
+        }
+    }
+    if !pos.has_legal_moves() {
+        return if random_plies > 0 { String::new() } else { line.to_string() };
+    }
+    let r = engine.search(&pos, &[], &Limits::depth(depth), &mut |_| {});
+    let cp = match r.score {
+        Score::Cp(v) => v.clamp(-3000, 3000),
+        Score::Mate(n) if n > 0 => 3000,
+        Score::Mate(_) => -3000,
+    };
+    let white_cp = if pos.side_to_move() == Color::White { cp } else { -cp };
+    if random_plies == 0 {
+        return format!("{line},{white_cp}");
+    }
+    if r.best.is_none_or(|m| crate::tune::is_noisy(&pos, m)) || cp.abs() >= 3000 {
+        return String::new();
+    }
+    let game = line.split(',').nth(2).unwrap_or("").trim();
+    format!("{},,{game},{white_cp}", pos.fen())
+}
+
+/// Network weights in floating point (the trainer's copy).
+#[derive(Clone)]
+pub struct FloatNetwork {
+    ft_w: Vec<f32>,
+    ft_b: Vec<f32>,
+    out_w: Vec<f32>,
+    out_b: f32,
+}
+
+impl FloatNetwork {
+    /// Small random weights from `seed`.
+    pub fn random(seed: u64) -> FloatNetwork {
+        let mut s = seed | 1;
+        let mut rnd = move |scale: f32| {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            ((s >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0) * scale
+        };
+        let ft = 1.0 / (INPUTS as f32).sqrt();
+        let out = 1.0 / (2.0 * HIDDEN as f32).sqrt();
+        FloatNetwork {
+            ft_w: (0..INPUTS * HIDDEN).map(|_| rnd(ft)).collect(),
+            ft_b: (0..HIDDEN).map(|_| rnd(ft)).collect(),
+            out_w: (0..2 * HIDDEN).map(|_| rnd(out)).collect(),
+            out_b: 0.0,
+        }
+    }
+
+    fn params(&mut self) -> [&mut [f32]; 3] {
+        [&mut self.ft_w, &mut self.ft_b, &mut self.out_w]
+    }
+
+    /// Forward pass for one position: fills `acc` (both perspectives, side to move first)
+    /// and returns the output in units of `SCALE` centipawns.
+    fn forward(&self, inputs: &[u16], white: bool, acc: &mut [f32]) -> f32 {
+        let (us, them) = acc.split_at_mut(HIDDEN);
+        us.copy_from_slice(&self.ft_b);
+        them.copy_from_slice(&self.ft_b);
+        for &f in inputs {
+            let (fw, fb) = (f as usize, super::mirror(f as usize));
+            let (fu, ft) = if white { (fw, fb) } else { (fb, fw) };
+            add_row(us, &self.ft_w[fu * HIDDEN..(fu + 1) * HIDDEN]);
+            add_row(them, &self.ft_w[ft * HIDDEN..(ft + 1) * HIDDEN]);
+        }
+        let mut y = self.out_b;
+        for (a, w) in acc.iter().zip(&self.out_w) {
+            let c = a.clamp(0.0, 1.0);
+            y += c * c * w;
+        }
+        y
+    }
+
+    /// The quantised network for inference.
+    pub fn quantise(&self) -> Network {
+        let q = |x: f32, s: i32| (x * s as f32).round().clamp(-32767.0, 32767.0) as i16;
+        let row = |v: &[f32], s: i32| {
+            let mut r = [0i16; HIDDEN];
+            r.iter_mut().zip(v).for_each(|(o, &x)| *o = q(x, s));
+            r
+        };
+        Network {
+            ft_w: self.ft_w.chunks_exact(HIDDEN).map(|c| row(c, QA)).collect(),
+            ft_b: row(&self.ft_b, QA),
+            out_w: [row(&self.out_w[..HIDDEN], QB), row(&self.out_w[HIDDEN..], QB)],
+            out_b: (self.out_b * (QA * QB) as f32).round() as i32,
+        }
+    }
+
+    /// Saves the floating-point weights (a training checkpoint).
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        let mut bytes = Vec::with_capacity(4 * (self.ft_w.len() + 3 * HIDDEN + 1) + 8);
+        bytes.extend_from_slice(b"BSTF32\0\x01");
+        for x in self.ft_w.iter().chain(&self.ft_b).chain(&self.out_w).chain(std::iter::once(&self.out_b)) {
+            bytes.extend_from_slice(&x.to_le_bytes());
+        }
+        write_atomically(path, &bytes)
+    }
+
+    /// Reads a checkpoint written by [`FloatNetwork::save`].
+    pub fn load(path: &Path) -> std::io::Result<FloatNetwork> {
+        let bytes = std::fs::read(path)?;
+        let n = INPUTS * HIDDEN + 3 * HIDDEN + 1;
+        if bytes.len() != 8 + 4 * n || &bytes[..8] != b"BSTF32\0\x01" {
+            return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "not a checkpoint of this network shape"));
+        }
+        let v: Vec<f32> = bytes[8..].chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        let (ft_w, rest) = v.split_at(INPUTS * HIDDEN);
+        let (ft_b, rest) = rest.split_at(HIDDEN);
+        let (out_w, rest) = rest.split_at(2 * HIDDEN);
+        Ok(FloatNetwork { ft_w: ft_w.to_vec(), ft_b: ft_b.to_vec(), out_w: out_w.to_vec(), out_b: rest[0] })
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file, so an interrupted write never
+/// leaves a truncated file behind.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let tmp = path.with_extension("partial");
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path)
+}
+
+#[inline(always)]
+fn add_row(a: &mut [f32], w: &[f32]) {
+    a.iter_mut().zip(w).for_each(|(x, y)| *x += y);
+}
+
+/// Gradient buffers of one thread.
+struct Grad {
+    ft_w: Vec<f32>,
+    ft_b: Vec<f32>,
+    out_w: Vec<f32>,
+    out_b: f32,
+    loss: f64,
+}
+
+impl Grad {
+    fn new() -> Grad {
+        Grad {
+            ft_w: vec![0.0; INPUTS * HIDDEN],
+            ft_b: vec![0.0; HIDDEN],
+            out_w: vec![0.0; 2 * HIDDEN],
+            out_b: 0.0,
+            loss: 0.0,
+        }
+    }
+}
+
+/// Loss and gradient of `net` on positions `idx` of `data`, added to `g`.
+fn accumulate(net: &FloatNetwork, data: &Dataset, idx: &[u32], g: &mut Grad) {
+    let mut acc = vec![0.0f32; 2 * HIDDEN];
+    let mut dacc = vec![0.0f32; 2 * HIDDEN];
+    let k = SCALE as f32 / WDL_CP;
+    for &i in idx {
+        let i = i as usize;
+        let inputs = data.inputs(i);
+        let white = data.white_to_move[i];
+        let y = net.forward(inputs, white, &mut acc);
+        let p = sigmoid(y * k);
+        let t = data.target[i];
+        g.loss += ((p - t) * (p - t)) as f64;
+        let dy = 2.0 * (p - t) * p * (1.0 - p) * k;
+        g.out_b += dy;
+        for j in 0..2 * HIDDEN {
+            let a = acc[j];
+            let c = a.clamp(0.0, 1.0);
+            g.out_w[j] += dy * c * c;
+            dacc[j] = if a > 0.0 && a < 1.0 { dy * net.out_w[j] * 2.0 * a } else { 0.0 };
+        }
+        let (du, dt) = dacc.split_at(HIDDEN);
+        for j in 0..HIDDEN {
+            g.ft_b[j] += du[j] + dt[j];
+        }
+        for &f in inputs {
+            let (fw, fb) = (f as usize, super::mirror(f as usize));
+            let (fu, ft) = if white { (fw, fb) } else { (fb, fw) };
+            add_row(&mut g.ft_w[fu * HIDDEN..(fu + 1) * HIDDEN], du);
+            add_row(&mut g.ft_w[ft * HIDDEN..(ft + 1) * HIDDEN], dt);
+        }
+    }
+}
+
+/// Settings of a training run.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    /// Passes over the data.
+    pub epochs: usize,
+    /// Positions per Adam step.
+    pub batch: usize,
+    /// Initial learning rate; it falls by 10× at 60% and again at 85% of the epochs.
+    pub lr: f32,
+    /// Worker threads.
+    pub threads: usize,
+    /// Seed for the initial weights and the shuffles.
+    pub seed: u64,
+}
+
+/// Adam state for all weights.
+pub struct Trainer {
+    /// Current weights.
+    pub net: FloatNetwork,
+    m: FloatNetwork,
+    v: FloatNetwork,
+    step: u64,
+}
+
+impl Trainer {
+    /// A trainer starting from `net`.
+    pub fn new(net: FloatNetwork) -> Trainer {
+        let zero = FloatNetwork {
+            ft_w: vec![0.0; net.ft_w.len()],
+            ft_b: vec![0.0; HIDDEN],
+            out_w: vec![0.0; 2 * HIDDEN],
+            out_b: 0.0,
+        };
+        Trainer { net, m: zero.clone(), v: zero, step: 0 }
+    }
+
+    /// Mean loss of the current weights on `data`.
+    pub fn loss(&self, data: &Dataset, threads: usize) -> f64 {
+        if data.is_empty() {
+            return 0.0;
+        }
+        let idx: Vec<u32> = (0..data.len() as u32).collect();
+        self.gradient(data, &idx, threads).loss / data.len() as f64
+    }
+
+    /// Mean loss of the quantised network (what the engine runs) on `data`.
+    pub fn quantised_loss(&self, data: &Dataset) -> f64 {
+        let net = self.net.quantise();
+        let sum: f64 = (0..data.len())
+            .map(|i| {
+                let acc = net.accumulate(data.inputs(i).iter().map(|&f| f as usize));
+                let stm = if data.white_to_move[i] { Color::White } else { Color::Black };
+                let p = sigmoid(net.output(&acc, stm) as f32 / WDL_CP);
+                ((p - data.target[i]) as f64).powi(2)
+            })
+            .sum();
+        sum / data.len().max(1) as f64
+    }
+
+    fn gradient(&self, data: &Dataset, idx: &[u32], threads: usize) -> Grad {
+        let per = idx.len().div_ceil(threads.max(1)).max(1);
+        let mut grads: Vec<Grad> = std::thread::scope(|s| {
+            let hs: Vec<_> = idx
+                .chunks(per)
+                .map(|chunk| {
+                    s.spawn(move || {
+                        let mut g = Grad::new();
+                        accumulate(&self.net, data, chunk, &mut g);
+                        g
+                    })
+                })
+                .collect();
+            hs.into_iter().map(|h| h.join().expect("training thread")).collect()
+        });
+        let mut total = grads.pop().unwrap_or_else(Grad::new);
+        for g in grads {
+            add_row(&mut total.ft_w, &g.ft_w);
+            add_row(&mut total.ft_b, &g.ft_b);
+            add_row(&mut total.out_w, &g.out_w);
+            total.out_b += g.out_b;
+            total.loss += g.loss;
+        }
+        total
+    }
+
+    /// One epoch over `data` in shuffled minibatches at learning rate `lr`; returns the mean training loss.
+    pub fn epoch(&mut self, data: &Dataset, cfg: &TrainConfig, lr: f32, shuffle_seed: u64) -> f64 {
+        let mut idx: Vec<u32> = (0..data.len() as u32).collect();
+        let mut s = shuffle_seed | 1;
+        for i in (1..idx.len()).rev() {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            idx.swap(i, (s % (i as u64 + 1)) as usize);
+        }
+        let mut loss = 0.0;
+        for batch in idx.chunks(cfg.batch.max(1)) {
+            let g = self.gradient(data, batch, cfg.threads);
+            loss += g.loss;
+            self.adam(g, lr, batch.len() as f32);
+        }
+        loss / data.len().max(1) as f64
+    }
+
+    fn adam(&mut self, mut g: Grad, lr: f32, n: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        self.step += 1;
+        let c1 = 1.0 - B1.powi(self.step as i32);
+        let c2 = 1.0 - B2.powi(self.step as i32);
+        let step = |w: &mut f32, m: &mut f32, v: &mut f32, g: f32, clip: f32| {
+            let g = g / n;
+            *m = B1 * *m + (1.0 - B1) * g;
+            *v = B2 * *v + (1.0 - B2) * g * g;
+            *w -= lr * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
+            *w = w.clamp(-clip, clip);
+        };
+        let grads: [&mut [f32]; 3] = [&mut g.ft_w, &mut g.ft_b, &mut g.out_w];
+        let clips = [FT_CLIP, FT_CLIP, OUT_CLIP];
+        let (ws, ms, vs) = (self.net.params(), self.m.params(), self.v.params());
+        for ((((w, m), v), g), clip) in ws.into_iter().zip(ms).zip(vs).zip(grads).zip(clips) {
+            for (((w, m), v), g) in w.iter_mut().zip(m.iter_mut()).zip(v.iter_mut()).zip(g.iter()) {
+                step(w, m, v, *g, clip);
+            }
+        }
+        step(&mut self.net.out_b, &mut self.m.out_b, &mut self.v.out_b, g.out_b, f32::MAX);
+    }
+
+    /// The learning rate of epoch `e` (0-based) under `cfg`'s schedule.
+    pub fn lr_at(cfg: &TrainConfig, e: usize) -> f32 {
+        let f = e as f32 / cfg.epochs.max(1) as f32;
+        if f >= 0.85 {
+            cfg.lr / 100.0
+        } else if f >= 0.6 {
+            cfg.lr / 10.0
+        } else {
+            cfg.lr
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const FENS: [(&str, f32); 4] = [
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 0.5),
+        ("rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 1.0),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1", 0.0),
+        ("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", 0.8),
+    ];
+
+    fn tiny_data() -> Dataset {
+        let mut d = Dataset::default();
+        for (fen, t) in FENS {
+            d.push(&Position::from_fen(fen).unwrap(), t, false);
+        }
+        d
+    }
+
+    #[test]
+    fn gradient_matches_finite_differences() {
+        let data = tiny_data();
+        let mut tr = Trainer::new(FloatNetwork::random(7));
+        // Put some hidden units into the curved part of the activation.
+        tr.net.ft_b.iter_mut().for_each(|b| *b += 0.5);
+        let idx: Vec<u32> = (0..data.len() as u32).collect();
+        let g = tr.gradient(&data, &idx, 2);
+        let loss = |t: &Trainer| t.gradient(&data, &idx, 1).loss;
+        let checks: [(usize, usize); 4] = [(0, 5 * HIDDEN + 3), (0, (64 + 12) * HIDDEN + 1), (1, 7), (2, 200)];
+        for (which, j) in checks {
+            let eps = 1e-3;
+            let mut plus = Trainer::new(tr.net.clone());
+            plus.net.params()[which][j] += eps;
+            let mut minus = Trainer::new(tr.net.clone());
+            minus.net.params()[which][j] -= eps;
+            let numeric = (loss(&plus) - loss(&minus)) / (2.0 * eps as f64);
+            let analytic = [&g.ft_w, &g.ft_b, &g.out_w][which][j] as f64;
+            assert!((numeric - analytic).abs() < 1e-3 + 0.02 * analytic.abs(), "{which}/{j}: {numeric} vs {analytic}");
+        }
+    }
+
+    #[test]
+    fn training_reduces_loss_and_quantised_net_agrees_with_float() {
+        let data = tiny_data();
+        let cfg = TrainConfig { epochs: 200, batch: 4, lr: 0.01, threads: 1, seed: 1 };
+        let mut tr = Trainer::new(FloatNetwork::random(cfg.seed));
+        let before = tr.loss(&data, 1);
+        for e in 0..cfg.epochs {
+            tr.epoch(&data, &cfg, Trainer::lr_at(&cfg, e), e as u64 + 1);
+        }
+        let after = tr.loss(&data, 1);
+        assert!(after < before * 0.5, "loss {before} -> {after}");
+        let q = tr.net.quantise();
+        let q = Network::from_bytes(&q.to_bytes()).unwrap();
+        let mut acc = vec![0.0; 2 * HIDDEN];
+        for (i, (fen, _)) in FENS.iter().enumerate() {
+            let pos = Position::from_fen(fen).unwrap();
+            let float_cp = tr.net.forward(data.inputs(i), data.white_to_move[i], &mut acc) * SCALE as f32;
+            let int_cp = q.evaluate(&pos) as f32;
+            assert!(
+                (float_cp - int_cp).abs() <= 3.0 + 0.02 * float_cp.abs(),
+                "{fen}: float {float_cp} vs quantised {int_cp}"
+            );
+        }
+    }
+
+    #[test]
+    fn labelling_is_aligned_resumable_and_loadable() {
+        let dir = std::env::temp_dir().join(format!("bastion-label-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let input = dir.join("in.csv");
+        let lines = [
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3,1,4",
+            "not a fen,0.5,4",
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNB1KBNR b KQkq - 0 1,0,5",
+            "rnb1kbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1,1,6",
+        ];
+        std::fs::write(&input, lines.join("\n") + "\n").unwrap();
+        let cfg = LabelConfig { depth: 3, random_plies: 0, seed: 1, threads: 2 };
+        let out = dir.join("out.csv");
+        assert_eq!(label_file(&input, &out, &cfg, &mut |_, _| {}, &|| false).unwrap(), 4);
+        let text = std::fs::read_to_string(&out).unwrap();
+        let got: Vec<&str> = text.lines().collect();
+        assert_eq!(got.len(), 4);
+        assert_eq!(got[1], lines[1]);
+        for (g, l) in got.iter().zip(&lines) {
+            assert!(g.starts_with(l));
+        }
+        // White is a queen up in the last line and a queen down (Black to move) in the third:
+        // scores are White's.
+        let score = |l: &str| l.rsplit(',').next().unwrap().parse::<i32>().unwrap();
+        assert!(score(got[3]) > 500 && score(got[2]) < -500, "{got:?}");
+        // A second run finds everything done; a cut-off last line is redone.
+        assert_eq!(label_file(&input, &out, &cfg, &mut |_, _| {}, &|| false).unwrap(), 0);
+        std::fs::write(&out, &text[..text.len() - 3]).unwrap();
+        assert_eq!(label_file(&input, &out, &cfg, &mut |_, _| {}, &|| false).unwrap(), 1);
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+        // Moved-on positions: one output line per input line, empty or `fen,,game,score`.
+        let moved = dir.join("moved.csv");
+        let cfg = LabelConfig { random_plies: 3, ..cfg };
+        label_file(&input, &moved, &cfg, &mut |_, _| {}, &|| false).unwrap();
+        let text = std::fs::read_to_string(&moved).unwrap();
+        assert_eq!(text.lines().count(), 4);
+        for l in text.lines().filter(|l| !l.is_empty() && !l.starts_with("not a fen")) {
+            let f: Vec<&str> = l.split(',').collect();
+            assert!(Position::from_fen(f[0]).is_ok() && f[1].is_empty() && f[3].parse::<i32>().is_ok(), "{l}");
+        }
+        let (train, val, bad) = load(&out, 0.75, 0).unwrap();
+        assert_eq!((train.len(), val.len(), bad), (3, 0, 1));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
