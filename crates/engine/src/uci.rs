@@ -197,11 +197,12 @@ impl<W: Write + Send + 'static> UciSession<W> {
                 }
             }
             "eval" => {
-                let v = match &self.net {
-                    Some(net) => crate::eval::nnue_scaled(&self.pos, net.evaluate(&self.pos)),
-                    None => crate::eval::evaluate(&self.pos, &mut crate::eval::PawnCache::new()),
-                };
-                let by = if self.net.is_some() { "network" } else { "hand-written" };
+                let pos = &self.pos;
+                let mut by = "hand-written";
+                let v = crate::eval::evaluate_by(pos, self.net.as_deref(), &mut crate::eval::PawnCache::new(), |n| {
+                    by = "network";
+                    n.evaluate(pos)
+                });
                 self.say(&format!("info string static eval {v} cp (side to move, {by} evaluation)"));
             }
             "debug" | "register" => {}

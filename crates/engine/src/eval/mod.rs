@@ -23,6 +23,7 @@ pub mod masks;
 pub mod params;
 pub mod pawns;
 
+use crate::nnue::Network;
 use bastion_core::attacks;
 use bastion_core::{Bitboard, Color, Position, Rank, Role};
 use layout::*;
@@ -139,17 +140,43 @@ pub fn evaluate_lazy(pos: &Position, cache: &mut PawnCache, alpha: i32, beta: i3
     evaluate_with(pos, &params::WEIGHTS, Some(cache), &mut NoTrace, Some((alpha, beta, margin)))
 }
 
-/// A network score (side to move's view) with the endgame knowledge of [`scale_factor`]
-/// applied where it says the material is drawn or nearly so (scale below 32): the
-/// network learns typical positions and does not know these rare draws.
-pub fn nnue_scaled(pos: &Position, v: i32) -> i32 {
-    let white = if pos.side_to_move() == Color::White { v } else { -v };
-    let s = scale_factor(pos, white);
-    if s < 32 {
-        v * s / 64
-    } else {
-        v
+/// The static evaluation for the side to move when a network may be loaded:
+/// `network(net)` gives the network's score, used except where [`prefers_hand_written`];
+/// the endgame knowledge of [`scale_factor`] is applied to it where it says the material is
+/// drawn or nearly so (scale below 32): the network learns typical positions and does not
+/// know these rare draws.
+#[inline]
+pub fn evaluate_by(
+    pos: &Position,
+    net: Option<&Network>,
+    cache: &mut PawnCache,
+    network: impl FnOnce(&Network) -> i32,
+) -> i32 {
+    match net {
+        Some(n) if !prefers_hand_written(pos) => {
+            let v = network(n);
+            let white = if pos.side_to_move() == Color::White { v } else { -v };
+            let s = scale_factor(pos, white);
+            if s < 32 {
+                v * s / 64
+            } else {
+                v
+            }
+        }
+        _ => evaluate(pos, cache),
     }
+}
+
+/// Positions the hand-written evaluation judges even when a network is loaded: pawnless
+/// endings of at most five men (it drives the bare king to the edge and knows which
+/// material cannot win) and the endings its endgame rules recognise ([`endgame`]: KPK,
+/// wrong rook pawn, rook v minor, frozen pawn chains, KQKP), which the fortress detector's
+/// verdicts rest on.
+#[inline]
+pub fn prefers_hand_written(pos: &Position) -> bool {
+    (pos.role_bb(Role::Pawn).is_empty() && pos.occupied().count() <= 5)
+        || endgame::scale(pos, Color::White).is_some()
+        || endgame::scale(pos, Color::Black).is_some()
 }
 
 /// The coefficients of every weight for `pos` (white's view), for the tuner.
@@ -495,6 +522,43 @@ fn taper(s: S, phase: i32, scale: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// With a network loaded, recognised endings and small pawnless endings keep the
+    /// hand-written evaluation; other positions get the network's score, scaled only
+    /// where the material is drawn.
+    #[test]
+    fn network_is_used_outside_the_known_endings() {
+        let net = Network::builtin();
+        let by = |fen: &str| {
+            let pos = Position::from_fen(fen).unwrap();
+            let mut used = false;
+            let v = evaluate_by(&pos, Some(&net), &mut PawnCache::new(), |n| {
+                used = true;
+                n.evaluate(&pos)
+            });
+            (used, v, evaluate(&pos, &mut PawnCache::new()))
+        };
+        for fen in [
+            "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1", // KPK
+            "8/8/8/3nk3/8/8/8/R3K3 w - - 0 1", // KRKN
+            "8/8/8/2k5/8/8/8/QB2K3 w - - 0 1", // pawnless, 4 men
+            "7k/8/6K1/7P/8/8/8/8 w - - 0 1",   // wrong rook pawn (KPK too)
+        ] {
+            let (used, v, hand) = by(fen);
+            assert!(!used && v == hand, "{fen}");
+        }
+        for fen in [
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+            "8/5pk1/6p1/8/8/6P1/5PK1/3R4 w - - 0 1",
+        ] {
+            let (used, v, _) = by(fen);
+            let pos = Position::from_fen(fen).unwrap();
+            assert!(used && v == net.evaluate(&pos), "{fen}");
+        }
+        // KB v K: the hand-written evaluation's dead draw.
+        let (used, v, _) = by("8/8/8/4k3/8/8/8/2B1K3 w - - 0 1");
+        assert!(!used && v == 0, "{v}");
+    }
 
     fn mirror_files(pos: &Position) -> Position {
         // Rebuild the FEN with each rank reversed (castling rights dropped).

@@ -105,10 +105,8 @@ impl Worker {
     /// Static evaluation for the side to move at `ply`: the network's when one is loaded.
     #[inline]
     pub fn evaluate(&mut self, sh: &Shared, pos: &Position, ply: usize) -> i32 {
-        match sh.net {
-            Some(net) => crate::eval::nnue_scaled(pos, self.nnue.evaluate(net, pos, ply)),
-            None => crate::eval::evaluate(pos, &mut self.pawns),
-        }
+        let stack = &mut self.nnue;
+        crate::eval::evaluate_by(pos, sh.net, &mut self.pawns, |net| stack.evaluate(net, pos, ply))
     }
 
     pub fn clear(&mut self) {
