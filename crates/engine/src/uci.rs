@@ -151,13 +151,18 @@ impl<W: Write + Send + 'static> UciSession<W> {
                 Ok(e) => self.engine = Some(e),
                 Err(_) => {
                     self.say("info string search thread failed; engine restarted");
-                    let mut e = Engine::new(self.opts.clone());
-                    e.set_network(self.net.clone());
-                    self.control = e.control();
-                    self.engine = Some(e);
+                    self.restart_engine();
                 }
             }
         }
+    }
+
+    /// A fresh engine with the session's options and network, after the old one was lost.
+    fn restart_engine(&mut self) {
+        let mut e = Engine::new(self.opts.clone());
+        e.set_network(self.net.clone());
+        self.control = e.control();
+        self.engine = Some(e);
     }
 
     /// Takes the engine back if the search already ended on its own.
@@ -418,10 +423,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
             Err(e) => {
                 self.say(&format!("info string cannot start search thread: {e}"));
                 self.say("bestmove 0000");
-                let mut e = Engine::new(self.opts.clone());
-                e.set_network(self.net.clone());
-                self.control = e.control();
-                self.engine = Some(e);
+                self.restart_engine();
             }
         }
     }

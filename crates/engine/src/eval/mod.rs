@@ -142,7 +142,7 @@ pub fn evaluate_lazy(pos: &Position, cache: &mut PawnCache, alpha: i32, beta: i3
 
 /// The static evaluation for the side to move when a network may be loaded:
 /// `network(net)` gives the network's score, used except where [`prefers_hand_written`];
-/// the endgame knowledge of [`scale_factor`] is applied to it where it says the material is
+/// the material scale of [`scale_factor`] is applied to it where it says the material is
 /// drawn or nearly so (scale below 32): the network learns typical positions and does not
 /// know these rare draws.
 #[inline]
@@ -155,8 +155,10 @@ pub fn evaluate_by(
     match net {
         Some(n) if !prefers_hand_written(pos) => {
             let v = network(n);
+            // No endgame rule applies here (else `prefers_hand_written`): only material can scale.
             let white = if pos.side_to_move() == Color::White { v } else { -v };
-            let s = scale_factor(pos, white);
+            let strong = if white >= 0 { Color::White } else { Color::Black };
+            let s = material_scale(pos, strong);
             if s < 32 {
                 v * s / 64
             } else {
@@ -201,10 +203,12 @@ fn non_pawn_units(pos: &Position, c: Color) -> i32 {
 /// scale to 0, a small edge without pawns to 12, opposite bishops to 32.
 pub fn scale_factor(pos: &Position, eg: i32) -> i32 {
     let strong = if eg >= 0 { Color::White } else { Color::Black };
+    endgame::scale(pos, strong).unwrap_or_else(|| material_scale(pos, strong))
+}
+
+/// The material part of [`scale_factor`] (no [`endgame`] rule applies).
+fn material_scale(pos: &Position, strong: Color) -> i32 {
     let weak = !strong;
-    if let Some(s) = endgame::scale(pos, strong) {
-        return s;
-    }
     if pos.pieces(strong, Role::Pawn).is_empty() {
         let s = non_pawn_units(pos, strong);
         let wk = non_pawn_units(pos, weak);

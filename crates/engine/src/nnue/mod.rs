@@ -53,6 +53,15 @@ pub fn mirror(f: usize) -> usize {
     (1 - side) * 384 + ((f % 384) ^ 56)
 }
 
+/// One step of a xorshift generator (for the trainer's shuffles and initial weights, the
+/// labeller's random moves and the tests); `s` must not be 0.
+pub(crate) fn xorshift(s: &mut u64) -> u64 {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    *s
+}
+
 /// Why a network file could not be read.
 #[derive(Debug, thiserror::Error)]
 pub enum NetworkError {

@@ -97,12 +97,7 @@ mod tests {
         let net = FloatNetwork::random(11).quantise();
         let mut stack = AccumulatorStack::new(16);
         let mut rng = 0x1234_5678_9abc_def1u64;
-        let mut next = move || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        let mut next = move || crate::nnue::xorshift(&mut rng);
         let fens = [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",

@@ -216,12 +216,7 @@ fn label_line(engine: &mut Engine, line: &str, depth: i32, random_plies: usize, 
         return line.to_string();
     };
     if random_plies > 0 {
-        let mut next = || {
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            rng
-        };
+        let mut next = || super::xorshift(&mut rng);
         for _ in 0..1 + next() as usize % random_plies {
             let moves = pos.legal_moves();
             if moves.is_empty() {
@@ -266,12 +261,8 @@ impl FloatNetwork {
     /// Small random weights from `seed`.
     pub fn random(seed: u64) -> FloatNetwork {
         let mut s = seed | 1;
-        let mut rnd = move |scale: f32| {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            ((s >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0) * scale
-        };
+        let mut rnd =
+            move |scale: f32| ((super::xorshift(&mut s) >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0) * scale;
         let ft = 1.0 / (INPUTS as f32).sqrt();
         let out = 1.0 / (2.0 * HIDDEN as f32).sqrt();
         FloatNetwork {
@@ -505,10 +496,7 @@ impl Trainer {
         let mut idx: Vec<u32> = (0..data.len() as u32).collect();
         let mut s = shuffle_seed | 1;
         for i in (1..idx.len()).rev() {
-            s ^= s << 13;
-            s ^= s >> 7;
-            s ^= s << 17;
-            idx.swap(i, (s % (i as u64 + 1)) as usize);
+            idx.swap(i, (super::xorshift(&mut s) % (i as u64 + 1)) as usize);
         }
         let mut loss = 0.0;
         for batch in idx.chunks(cfg.batch.max(1)) {

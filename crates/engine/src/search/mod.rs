@@ -261,11 +261,6 @@ impl Engine {
         }
     }
 
-    /// The neural network in use, if any.
-    pub fn network(&self) -> Option<&Arc<Network>> {
-        self.net.as_ref()
-    }
-
     /// The stop/ponderhit flags of this engine's searches.
     pub fn control(&self) -> Arc<SearchControl> {
         Arc::clone(&self.control)
