@@ -268,7 +268,8 @@ impl MateProver for FakeProver {
     }
 }
 
-// White mates in 2 (mates2000, line 7).
+// White mates in 2 (mates2000, line 7). Its key is a quiet move that the network-guided
+// search first keeps at depth 12 (the hand-written evaluation by depth 8), so the tests search to 14.
 const MATE_IN_2: &str = "3R4/8/8/2p3K1/2p5/5B2/R1pPNB2/1b1k4 w - - 0 1";
 
 fn run_with_prover(prover: Arc<FakeProver>, input: &str) -> Vec<String> {
@@ -289,7 +290,7 @@ const PROVER_LINE: &[&str] = &["a2a3", "b1a2", "d8h8"];
 #[test]
 fn a_mate_score_hands_the_position_to_the_prover_and_plays_its_line() {
     let prover = fake(PROVER_LINE);
-    let lines = run_with_prover(prover.clone(), &format!("uci\nposition fen {MATE_IN_2}\ngo depth 8\n"));
+    let lines = run_with_prover(prover.clone(), &format!("uci\nposition fen {MATE_IN_2}\ngo depth 14\n"));
     assert!(lines.iter().any(|l| l == "option name MateSolver type check default true"));
     assert_eq!(prover.calls.load(Ordering::SeqCst), 1, "{lines:#?}");
     assert_eq!(prover.max_moves_seen.load(Ordering::SeqCst), 2, "the search's own mate length is the bound");
@@ -304,7 +305,7 @@ fn the_option_turns_the_prover_off() {
     let prover = fake(PROVER_LINE);
     let lines = run_with_prover(
         prover.clone(),
-        &format!("setoption name MateSolver value false\nposition fen {MATE_IN_2}\ngo depth 8\n"),
+        &format!("setoption name MateSolver value false\nposition fen {MATE_IN_2}\ngo depth 14\n"),
     );
     assert_eq!(prover.calls.load(Ordering::SeqCst), 0);
     assert_ne!(lines.last().unwrap(), "bestmove a2a3 ponder b1a2");
@@ -317,7 +318,7 @@ fn no_mate_score_no_prover_and_bad_lines_are_ignored() {
     assert_eq!(prover.calls.load(Ordering::SeqCst), 0);
     // A line longer than the announced mate is not taken.
     let long = fake(&["a2a3", "b1a2", "d8h8", "c4c3", "h8g8"]);
-    let lines = run_with_prover(long.clone(), &format!("position fen {MATE_IN_2}\ngo depth 8\n"));
+    let lines = run_with_prover(long.clone(), &format!("position fen {MATE_IN_2}\ngo depth 14\n"));
     assert_eq!(long.calls.load(Ordering::SeqCst), 1);
     assert!(!lines.iter().any(|l| l.contains("mate solver")), "{lines:#?}");
 }
