@@ -157,7 +157,7 @@ pub fn play_game(game: u64, cfg: &GenConfig, engine: &mut Engine) -> GameRecord 
 }
 
 /// A capture or promotion (positions whose best move is one are not quiet).
-pub fn is_noisy(pos: &Position, m: Move) -> bool {
+pub(crate) fn is_noisy(pos: &Position, m: Move) -> bool {
     crate::search::ordering::is_capture(pos, m) || m.is_promotion()
 }
 

@@ -244,7 +244,7 @@ fn label_line(engine: &mut Engine, line: &str, depth: i32, random_plies: usize, 
     if r.best.is_none_or(|m| crate::tune::is_noisy(&pos, m)) || cp.abs() >= 3000 {
         return String::new();
     }
-    let game = line.split(',').nth(2).unwrap_or("").trim();
+    let game = parts.nth(1).unwrap_or("").trim();
     format!("{},,{game},{white_cp}", pos.fen())
 }
 
@@ -269,6 +269,16 @@ impl FloatNetwork {
             ft_w: (0..INPUTS * HIDDEN).map(|_| rnd(ft)).collect(),
             ft_b: (0..HIDDEN).map(|_| rnd(ft)).collect(),
             out_w: (0..2 * HIDDEN).map(|_| rnd(out)).collect(),
+            out_b: 0.0,
+        }
+    }
+
+    /// All weights zero (gradient sums and Adam moments start here).
+    fn zeros() -> FloatNetwork {
+        FloatNetwork {
+            ft_w: vec![0.0; INPUTS * HIDDEN],
+            ft_b: vec![0.0; HIDDEN],
+            out_w: vec![0.0; 2 * HIDDEN],
             out_b: 0.0,
         }
     }
@@ -351,24 +361,15 @@ fn add_row(a: &mut [f32], w: &[f32]) {
     a.iter_mut().zip(w).for_each(|(x, y)| *x += y);
 }
 
-/// Gradient buffers of one thread.
+/// Gradient sums of one thread: one value per weight, and the summed loss.
 struct Grad {
-    ft_w: Vec<f32>,
-    ft_b: Vec<f32>,
-    out_w: Vec<f32>,
-    out_b: f32,
+    d: FloatNetwork,
     loss: f64,
 }
 
 impl Grad {
     fn new() -> Grad {
-        Grad {
-            ft_w: vec![0.0; INPUTS * HIDDEN],
-            ft_b: vec![0.0; HIDDEN],
-            out_w: vec![0.0; 2 * HIDDEN],
-            out_b: 0.0,
-            loss: 0.0,
-        }
+        Grad { d: FloatNetwork::zeros(), loss: 0.0 }
     }
 }
 
@@ -386,22 +387,22 @@ fn accumulate(net: &FloatNetwork, data: &Dataset, idx: &[u32], g: &mut Grad) {
         let t = data.target[i];
         g.loss += ((p - t) * (p - t)) as f64;
         let dy = 2.0 * (p - t) * p * (1.0 - p) * k;
-        g.out_b += dy;
+        g.d.out_b += dy;
         for j in 0..2 * HIDDEN {
             let a = acc[j];
             let c = a.clamp(0.0, 1.0);
-            g.out_w[j] += dy * c * c;
+            g.d.out_w[j] += dy * c * c;
             dacc[j] = if a > 0.0 && a < 1.0 { dy * net.out_w[j] * 2.0 * a } else { 0.0 };
         }
         let (du, dt) = dacc.split_at(HIDDEN);
         for j in 0..HIDDEN {
-            g.ft_b[j] += du[j] + dt[j];
+            g.d.ft_b[j] += du[j] + dt[j];
         }
         for &f in inputs {
             let (fw, fb) = (f as usize, super::mirror(f as usize));
             let (fu, ft) = if white { (fw, fb) } else { (fb, fw) };
-            add_row(&mut g.ft_w[fu * HIDDEN..(fu + 1) * HIDDEN], du);
-            add_row(&mut g.ft_w[ft * HIDDEN..(ft + 1) * HIDDEN], dt);
+            add_row(&mut g.d.ft_w[fu * HIDDEN..(fu + 1) * HIDDEN], du);
+            add_row(&mut g.d.ft_w[ft * HIDDEN..(ft + 1) * HIDDEN], dt);
         }
     }
 }
@@ -433,13 +434,7 @@ pub struct Trainer {
 impl Trainer {
     /// A trainer starting from `net`.
     pub fn new(net: FloatNetwork) -> Trainer {
-        let zero = FloatNetwork {
-            ft_w: vec![0.0; net.ft_w.len()],
-            ft_b: vec![0.0; HIDDEN],
-            out_w: vec![0.0; 2 * HIDDEN],
-            out_b: 0.0,
-        };
-        Trainer { net, m: zero.clone(), v: zero, step: 0 }
+        Trainer { net, m: FloatNetwork::zeros(), v: FloatNetwork::zeros(), step: 0 }
     }
 
     /// Mean loss of the current weights on `data`.
@@ -481,11 +476,11 @@ impl Trainer {
             hs.into_iter().map(|h| h.join().expect("training thread")).collect()
         });
         let mut total = grads.pop().unwrap_or_else(Grad::new);
-        for g in grads {
-            add_row(&mut total.ft_w, &g.ft_w);
-            add_row(&mut total.ft_b, &g.ft_b);
-            add_row(&mut total.out_w, &g.out_w);
-            total.out_b += g.out_b;
+        for mut g in grads {
+            for (t, x) in total.d.params().into_iter().zip(g.d.params()) {
+                add_row(t, x);
+            }
+            total.d.out_b += g.d.out_b;
             total.loss += g.loss;
         }
         total
@@ -520,7 +515,8 @@ impl Trainer {
             *w -= lr * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
             *w = w.clamp(-clip, clip);
         };
-        let grads: [&mut [f32]; 3] = [&mut g.ft_w, &mut g.ft_b, &mut g.out_w];
+        let out_b = g.d.out_b;
+        let grads = g.d.params();
         let clips = [FT_CLIP, FT_CLIP, OUT_CLIP];
         let (ws, ms, vs) = (self.net.params(), self.m.params(), self.v.params());
         for ((((w, m), v), g), clip) in ws.into_iter().zip(ms).zip(vs).zip(grads).zip(clips) {
@@ -528,7 +524,7 @@ impl Trainer {
                 step(w, m, v, *g, clip);
             }
         }
-        step(&mut self.net.out_b, &mut self.m.out_b, &mut self.v.out_b, g.out_b, f32::MAX);
+        step(&mut self.net.out_b, &mut self.m.out_b, &mut self.v.out_b, out_b, f32::MAX);
     }
 
     /// The learning rate of epoch `e` (0-based) under `cfg`'s schedule.
@@ -580,7 +576,7 @@ mod tests {
             let mut minus = Trainer::new(tr.net.clone());
             minus.net.params()[which][j] -= eps;
             let numeric = (loss(&plus) - loss(&minus)) / (2.0 * eps as f64);
-            let analytic = [&g.ft_w, &g.ft_b, &g.out_w][which][j] as f64;
+            let analytic = [&g.d.ft_w, &g.d.ft_b, &g.d.out_w][which][j] as f64;
             assert!((numeric - analytic).abs() < 1e-3 + 0.02 * analytic.abs(), "{which}/{j}: {numeric} vs {analytic}");
         }
     }
