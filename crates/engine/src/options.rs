@@ -47,6 +47,8 @@ pub struct SearchParams {
     pub history: bool,
     /// Counter-move and continuation histories in ordering.
     pub counter_moves: bool,
+    /// Correct the static evaluation by the pawn-structure correction history.
+    pub correction_history: bool,
     /// Lazy evaluation in quiescence.
     pub lazy_eval: bool,
     /// Quiet checks (not losing material) at the first quiescence ply.
@@ -80,6 +82,7 @@ impl Default for SearchParams {
             killers: true,
             history: true,
             counter_moves: true,
+            correction_history: true,
             lazy_eval: false,
             qsearch_checks: true,
             lazy_margin: 400,
@@ -111,6 +114,7 @@ impl SearchParams {
             ("Killers", |p| &mut p.killers),
             ("History", |p| &mut p.history),
             ("CounterMoves", |p| &mut p.counter_moves),
+            ("CorrectionHistory", |p| &mut p.correction_history),
             ("LazyEval", |p| &mut p.lazy_eval),
             ("QSearchChecks", |p| &mut p.qsearch_checks),
         ]

@@ -270,16 +270,19 @@ impl Worker {
         }
 
         // Static evaluation.
+        let raw_eval;
         let static_eval;
         let mut eval_est;
         if in_check {
+            raw_eval = NO_EVAL;
             static_eval = NO_EVAL;
             eval_est = NO_EVAL;
         } else {
-            static_eval = match entry {
+            raw_eval = match entry {
                 Some(e) if e.eval.abs() < INFINITE && e.eval != 0 => e.eval,
                 _ => self.evaluate(sh, pos, ply),
             };
+            static_eval = self.corrected_eval(pos, raw_eval);
             eval_est = static_eval;
             if let Some(e) = entry {
                 let tighter = (e.bound == Bound::Lower && tt_score > eval_est)
@@ -508,6 +511,7 @@ impl Worker {
                 }
             }
 
+            let nodes_before = self.nodes;
             let child = pos.play(m);
             sh.tt.prefetch(child.key());
             self.push_key(child.key());
@@ -559,7 +563,9 @@ impl Worker {
                     Vec::new()
                 };
                 let seld = self.seldepth;
+                let spent = self.nodes - nodes_before;
                 if let Some(rm) = self.root_moves.iter_mut().find(|r| r.mv == m) {
+                    rm.nodes += spent;
                     if move_count == 1 || v > alpha {
                         rm.score = v;
                         rm.seldepth = seld;
@@ -612,8 +618,19 @@ impl Worker {
             } else {
                 Bound::Upper
             };
-            let se = if static_eval == NO_EVAL { 0 } else { static_eval };
+            // The table keeps the raw evaluation: corrections change as the search learns.
+            let se = if raw_eval == NO_EVAL { 0 } else { raw_eval };
             sh.tt.store(key, best_move, to_tt(best, ply), se, depth, bound, PV);
+            let quiet_best = best_move.is_null() || (!is_capture(pos, best_move) && !best_move.is_promotion());
+            if p.correction_history
+                && !in_check
+                && quiet_best
+                && !is_decisive(best)
+                && !(bound == Bound::Lower && best <= static_eval)
+                && !(bound == Bound::Upper && best >= static_eval)
+            {
+                self.corr.update(pos, depth, best - static_eval);
+            }
         }
         best
     }

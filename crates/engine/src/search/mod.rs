@@ -11,6 +11,7 @@
 //! ```
 
 mod alphabeta;
+mod correction;
 pub mod ordering;
 mod qsearch;
 mod thread;

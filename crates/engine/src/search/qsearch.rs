@@ -58,18 +58,21 @@ impl Worker {
             return 0;
         }
         let mut best;
+        let raw_eval;
         let static_eval;
         if in_check {
             best = -INFINITE;
+            raw_eval = 0;
             static_eval = 0;
         } else {
-            static_eval = match entry {
+            raw_eval = match entry {
                 Some(e) if e.eval != 0 => e.eval,
                 _ if self.params.lazy_eval && sh.net.is_none() => {
                     eval::evaluate_lazy(pos, &mut self.pawns, alpha, beta, self.params.lazy_margin)
                 }
                 _ => self.evaluate(sh, pos, ply),
             };
+            static_eval = self.corrected_eval(pos, raw_eval);
             best = static_eval;
             if let Some(e) = entry {
                 if !is_decisive(tt_score)
@@ -80,7 +83,7 @@ impl Worker {
             }
             if best >= beta {
                 if entry.is_none() {
-                    sh.tt.store(pos.key(), Move::NULL, to_tt(best, ply), static_eval, -1, Bound::Lower, false);
+                    sh.tt.store(pos.key(), Move::NULL, to_tt(best, ply), raw_eval, -1, Bound::Lower, false);
                 }
                 return best;
             }
@@ -186,7 +189,7 @@ impl Worker {
             return mated_in(ply);
         }
         let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
-        sh.tt.store(pos.key(), best_move, to_tt(best, ply), static_eval, 0, bound, PV);
+        sh.tt.store(pos.key(), best_move, to_tt(best, ply), raw_eval, 0, bound, PV);
         best
     }
 }

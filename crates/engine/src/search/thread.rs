@@ -1,6 +1,7 @@
 //! One search thread: its stacks and histories, iterative deepening with
 //! aspiration windows and MultiPV, and Lazy SMP helper scheduling.
 
+use super::correction::CorrectionHistory;
 use super::ordering::{ContIndex, Histories, NONE_CONT};
 use super::{PvLine, ScoreBound, SearchInfo, SearchResult, Shared};
 use crate::eval::PawnCache;
@@ -46,6 +47,8 @@ pub(crate) struct RootMove {
     pub prev_score: i32,
     pub pv: Vec<Move>,
     pub seldepth: usize,
+    /// Nodes this thread spent below this move since the search started.
+    pub nodes: u64,
 }
 
 /// A search thread.
@@ -53,6 +56,7 @@ pub(crate) struct Worker {
     pub id: usize,
     pub pawns: PawnCache,
     pub hist: Histories,
+    pub corr: CorrectionHistory,
     pub killers: Vec<[Move; 2]>,
     pub stack: Vec<Frame>,
     pub pv: Vec<[Move; MAX_PLY + 1]>,
@@ -83,6 +87,7 @@ impl Worker {
             id,
             pawns: PawnCache::new(),
             hist: Histories::default(),
+            corr: CorrectionHistory::default(),
             killers: vec![[Move::NULL; 2]; MAX_PLY + 8],
             stack: vec![Frame::default(); MAX_PLY + 8],
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
@@ -109,8 +114,19 @@ impl Worker {
         crate::eval::evaluate_by(pos, sh.net, &mut self.pawns, |net| stack.evaluate(net, pos, ply))
     }
 
+    /// `raw` corrected by what searches found in positions with the same pawns.
+    #[inline]
+    pub fn corrected_eval(&self, pos: &Position, raw: i32) -> i32 {
+        if self.params.correction_history {
+            (raw + self.corr.correction(pos)).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1)
+        } else {
+            raw
+        }
+    }
+
     pub fn clear(&mut self) {
         self.hist = Histories::default();
+        self.corr = CorrectionHistory::default();
         self.pawns = PawnCache::new();
         self.killers.iter_mut().for_each(|k| *k = [Move::NULL; 2]);
     }
@@ -156,7 +172,7 @@ impl Worker {
         }
         self.root_moves = moves
             .into_iter()
-            .map(|mv| RootMove { mv, score: -INFINITE, prev_score: -INFINITE, pv: vec![mv], seldepth: 0 })
+            .map(|mv| RootMove { mv, score: -INFINITE, prev_score: -INFINITE, pv: vec![mv], seldepth: 0, nodes: 0 })
             .collect();
     }
 
@@ -348,7 +364,14 @@ impl Worker {
                 }
             }
             if !sh.control.pondering.load(Ordering::Relaxed) {
-                let factor = (1.0 + instability) * (1.0 + falling) * if self.root_moves.len() == 1 { 0.1 } else { 1.0 };
+                // A best move that takes most of the effort has no serious rival: stop sooner;
+                // one that takes little is contested: think longer.
+                let effort = best.nodes as f64 / self.nodes.max(1) as f64;
+                let contested = if depth >= 8 { (0.5 + 1.6 * (1.0 - effort)).clamp(0.6, 1.7) } else { 1.0 };
+                let factor = (1.0 + instability)
+                    * (1.0 + falling)
+                    * contested
+                    * if self.root_moves.len() == 1 { 0.1 } else { 1.0 };
                 if sh.time.soft_expired(0.7 * factor) {
                     break;
                 }
