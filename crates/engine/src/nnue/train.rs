@@ -167,7 +167,7 @@ pub fn label_file(
     let LabelConfig { depth, random_plies, seed, threads } = *cfg;
     let threads = threads.max(1);
     let mut engines: Vec<Engine> =
-        (0..threads).map(|_| Engine::new(EngineOptions { hash_mb: 8, ..EngineOptions::default() })).collect();
+        (0..threads).map(|_| Engine::new(EngineOptions { hash_mb: 2, ..EngineOptions::default() })).collect();
     let mut written = 0;
     const BLOCK: usize = 4096;
     let mut at = done.min(lines.len());
@@ -231,6 +231,9 @@ fn label_line(engine: &mut Engine, line: &str, depth: i32, random_plies: usize, 
     if !pos.has_legal_moves() {
         return if random_plies > 0 { String::new() } else { line.to_string() };
     }
+    // Each label is a function of its line alone (not of the lines this engine searched
+    // before), so a resumed run redoes a cut-off line exactly.
+    engine.clear();
     let r = engine.search(&pos, &[], &Limits::depth(depth), &mut |_| {});
     let cp = match r.score {
         Score::Cp(v) => v.clamp(-3000, 3000),
