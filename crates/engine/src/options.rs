@@ -47,7 +47,7 @@ pub struct SearchParams {
     pub history: bool,
     /// Counter-move and continuation histories in ordering.
     pub counter_moves: bool,
-    /// Correct the static evaluation by the pawn-structure correction history.
+    /// Correct the static evaluation by the correction histories (pawn structure and material).
     pub correction_history: bool,
     /// Lazy evaluation in quiescence.
     pub lazy_eval: bool,

@@ -3,7 +3,7 @@
 //! the same material, by side to move.
 //!
 //! The evaluation is systematically wrong about some structures (blocked chains, far
-//! passers); the search finds out, and this table carries that knowledge to sibling
+//! passers); the search finds out, and these tables carry that knowledge to sibling
 //! positions so that pruning decisions that rest on the static evaluation improve.
 
 use bastion_core::{Color, Position, Role};

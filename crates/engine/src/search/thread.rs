@@ -114,7 +114,7 @@ impl Worker {
         crate::eval::evaluate_by(pos, sh.net, &mut self.pawns, |net| stack.evaluate(net, pos, ply))
     }
 
-    /// `raw` corrected by what searches found in positions with the same pawns.
+    /// `raw` corrected by what searches found in positions with the same pawns and the same material.
     #[inline]
     pub fn corrected_eval(&self, pos: &Position, raw: i32) -> i32 {
         if self.params.correction_history {
