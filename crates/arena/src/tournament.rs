@@ -386,7 +386,10 @@ pub fn run_match(
     let todo: Vec<Unit> = units.iter().copied().filter(|u| !done_units[u.index]).collect();
     let next = AtomicUsize::new(0);
     let no_more = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<Done>();
+    // A rendezvous channel: a worker waits until its game has been counted, so
+    // workers never run ahead of the tally and an SPRT stop is prompt even when
+    // the main thread is slow (a loaded machine, a slow PGN disk).
+    let (tx, rx) = mpsc::sync_channel::<Done>(0);
     let workers = config.concurrency.clamp(1, todo.len().max(1));
     let mut io_error = None;
     std::thread::scope(|scope| {
