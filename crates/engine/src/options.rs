@@ -49,8 +49,6 @@ pub struct SearchParams {
     pub counter_moves: bool,
     /// Correct the static evaluation by the correction histories (pawn structure and material).
     pub correction_history: bool,
-    /// Reduce moves less at nodes that were once on a principal variation (the TT's PV flag).
-    pub tt_pv: bool,
     /// Lazy evaluation in quiescence.
     pub lazy_eval: bool,
     /// Quiet checks (not losing material) at the first quiescence ply.
@@ -85,7 +83,6 @@ impl Default for SearchParams {
             history: true,
             counter_moves: true,
             correction_history: true,
-            tt_pv: true,
             lazy_eval: false,
             qsearch_checks: true,
             lazy_margin: 400,
@@ -118,7 +115,6 @@ impl SearchParams {
             ("History", |p| &mut p.history),
             ("CounterMoves", |p| &mut p.counter_moves),
             ("CorrectionHistory", |p| &mut p.correction_history),
-            ("TtPv", |p| &mut p.tt_pv),
             ("LazyEval", |p| &mut p.lazy_eval),
             ("QSearchChecks", |p| &mut p.qsearch_checks),
         ]
