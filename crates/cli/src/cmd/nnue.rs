@@ -1,4 +1,5 @@
-//! `bastion nnue`: label self-play data with search scores and train the neural evaluation.
+//! `bastion nnue`: gather positions from PGN games, label positions with search scores and
+//! train the neural evaluation.
 //!
 //! `bastion nnue label --data tune.csv --out labelled.csv --depth 6` appends a search
 //! score to every line (resumable); `bastion nnue train --data labelled.csv --out net.nnue`
@@ -6,6 +7,7 @@
 
 use anyhow::{bail, Context, Result};
 use bastion_engine::nnue::train::{self, FloatNetwork, LabelConfig, TrainConfig, Trainer};
+use bastion_engine::nnue::Network;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -25,6 +27,21 @@ enum NnueCommand {
     Label(LabelArgs),
     /// Train a network on (labelled) self-play data.
     Train(TrainArgs),
+    /// Write the quiet positions of PGN games as `fen,result,game` lines for `label`.
+    Positions(PositionsArgs),
+}
+
+#[derive(Args, Debug)]
+struct PositionsArgs {
+    /// PGN files (`-`: standard input).
+    #[arg(required = true)]
+    pgn: Vec<PathBuf>,
+    /// Output file (replaced).
+    #[arg(long)]
+    out: PathBuf,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -72,9 +89,13 @@ struct TrainArgs {
     /// Weight of the search score in the target (the rest is the game result).
     #[arg(long, default_value_t = 0.75)]
     lambda: f32,
-    /// Every N-th line is held out for validation.
+    /// Every N-th line is held out for validation (ignored with `--validation`).
     #[arg(long, default_value_t = 50)]
     val_every: usize,
+    /// Validation positions from this file instead of every N-th training line. Lines of one
+    /// game are alike, so a file of other games measures generalisation more honestly.
+    #[arg(long)]
+    validation: Option<PathBuf>,
     /// Worker threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -82,8 +103,12 @@ struct TrainArgs {
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Continue from the checkpoint next to `--out` (at the epoch it records).
-    #[arg(long)]
+    #[arg(long, conflicts_with = "init")]
     resume: bool,
+    /// Start from this network file instead of random weights (fine-tuning); `<internal>`
+    /// is the built-in network.
+    #[arg(long)]
+    init: Option<PathBuf>,
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
@@ -94,7 +119,61 @@ pub fn run(args: NnueArgs) -> Result<()> {
     match args.command {
         NnueCommand::Label(a) => label(a),
         NnueCommand::Train(a) => fit(a),
+        NnueCommand::Positions(a) => positions(a),
     }
+}
+
+/// Game positions worth a label: not in check, and the move played from them is quiet
+/// (a capture or promotion means the position was in the middle of an exchange).
+/// Each position is kept once, with the result of the first finished game it came from.
+fn positions(a: PositionsArgs) -> Result<()> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = String::new();
+    let (mut games, mut skipped) = (0usize, 0usize);
+    for path in &a.pgn {
+        let reader: Box<dyn std::io::Read> = if path.as_os_str() == "-" {
+            Box::new(std::io::stdin())
+        } else {
+            Box::new(std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?)
+        };
+        bastion_arena::pgn::for_each_game(reader, |game| {
+            let result = match game.winner() {
+                Some(Some(bastion_core::Color::White)) => "1",
+                Some(Some(bastion_core::Color::Black)) => "0",
+                Some(None) => "0.5",
+                None => {
+                    skipped += 1;
+                    return true;
+                }
+            };
+            games += 1;
+            let mut pos = game.start.clone();
+            for &m in &game.moves {
+                let capture = !m.is_castling() && (m.is_en_passant() || pos.piece_at(m.to()).is_some());
+                if !pos.in_check() && !capture && !m.is_promotion() && seen.insert(pos.key()) {
+                    out.push_str(&format!("{},{result},{games}\n", pos.fen()));
+                }
+                pos = pos.play(m);
+            }
+            true
+        })
+        .with_context(|| format!("reading {}", path.display()))?;
+    }
+    train::write_atomically(&a.out, out.as_bytes()).with_context(|| format!("writing {}", a.out.display()))?;
+    if a.json {
+        println!(
+            "{}",
+            serde_json::json!({"games": games, "unfinished_games_skipped": skipped, "positions": seen.len(),
+                "out": a.out.display().to_string()})
+        );
+    } else {
+        println!(
+            "{} positions from {games} games ({skipped} without a result skipped) written to {}",
+            seen.len(),
+            a.out.display()
+        );
+    }
+    Ok(())
 }
 
 fn interrupt_flag() -> Arc<AtomicBool> {
@@ -150,8 +229,14 @@ fn fit(a: TrainArgs) -> Result<()> {
     if !((0.0..=1.0).contains(&a.lambda) && a.lr > 0.0 && a.lr.is_finite()) {
         bail!("--lambda must be in 0..=1 and --lr a positive number");
     }
-    let (data, val, bad) =
-        train::load(&a.data, a.lambda, a.val_every).with_context(|| format!("reading {}", a.data.display()))?;
+    let val_every = if a.validation.is_some() { 0 } else { a.val_every };
+    let (data, mut val, mut bad) =
+        train::load(&a.data, a.lambda, val_every).with_context(|| format!("reading {}", a.data.display()))?;
+    if let Some(path) = &a.validation {
+        let (_, held_out, b) = train::load(path, a.lambda, 1).with_context(|| format!("reading {}", path.display()))?;
+        val = held_out;
+        bad += b;
+    }
     if data.is_empty() {
         bail!("no usable positions in {}", a.data.display());
     }
@@ -164,11 +249,20 @@ fn fit(a: TrainArgs) -> Result<()> {
             .and_then(|s| s.trim().parse().ok())
             .with_context(|| format!("reading {}", epoch_file.display()))?;
         (net, e)
+    } else if let Some(init) = &a.init {
+        let net = if init.as_os_str() == "<internal>" {
+            Network::builtin()
+        } else {
+            Arc::new(Network::load(init).with_context(|| format!("reading network {}", init.display()))?)
+        };
+        (FloatNetwork::from_network(&net), 0)
     } else {
         (FloatNetwork::random(a.seed), 0)
     };
     let cfg = TrainConfig { epochs: a.epochs, batch: a.batch, lr: a.lr, threads: a.threads, seed: a.seed };
     let mut trainer = Trainer::new(net);
+    // Fine-tuning is judged against where it started, so that loss is reported first.
+    let start_loss = a.init.is_some().then(|| trainer.quantised_loss(&val));
     if !a.json {
         println!(
             "{} training and {} validation positions ({bad} bad lines skipped); starting at epoch {}",
@@ -177,6 +271,9 @@ fn fit(a: TrainArgs) -> Result<()> {
             start + 1
         );
         println!("hand-written evaluation's validation loss: {:.6}", val.reference_loss());
+        if let Some(loss) = start_loss {
+            println!("starting network's validation loss: {loss:.6}");
+        }
     }
     let stop = interrupt_flag();
     let progress = bar(a.json, a.epochs as u64, "{bar:40} {pos}/{len} epochs {msg} eta {eta}");
@@ -209,7 +306,7 @@ fn fit(a: TrainArgs) -> Result<()> {
         println!(
             "{}",
             serde_json::json!({"positions": data.len(), "validation_positions": val.len(), "skipped_lines": bad,
-                "hand_written_validation_loss": val.reference_loss(),
+                "hand_written_validation_loss": val.reference_loss(), "starting_validation_loss": start_loss,
                 "epochs": history, "interrupted": interrupted, "out": a.out.display().to_string()})
         );
     } else if interrupted {

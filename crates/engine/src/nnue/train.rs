@@ -276,6 +276,19 @@ impl FloatNetwork {
         }
     }
 
+    /// The floating-point weights a quantised network stands for, so that training can
+    /// continue from a finished network (fine-tuning) when its checkpoint is gone.
+    /// Quantising the result gives `net` back exactly.
+    pub fn from_network(net: &Network) -> FloatNetwork {
+        let f = |v: &[i16], s: i32| v.iter().map(|&q| q as f32 / s as f32).collect::<Vec<f32>>();
+        FloatNetwork {
+            ft_w: net.ft_w.iter().flat_map(|row| f(row, QA)).collect(),
+            ft_b: f(&net.ft_b, QA),
+            out_w: net.out_w.iter().flat_map(|row| f(row, QB)).collect(),
+            out_b: net.out_b as f32 / (QA * QB) as f32,
+        }
+    }
+
     /// All weights zero (gradient sums and Adam moments start here).
     fn zeros() -> FloatNetwork {
         FloatNetwork {
@@ -582,6 +595,15 @@ mod tests {
             let analytic = [&g.d.ft_w, &g.d.ft_b, &g.d.out_w][which][j] as f64;
             assert!((numeric - analytic).abs() < 1e-3 + 0.02 * analytic.abs(), "{which}/{j}: {numeric} vs {analytic}");
         }
+    }
+
+    #[test]
+    fn a_network_survives_the_trip_to_float_and_back() {
+        let net = Network::builtin();
+        let back = FloatNetwork::from_network(&net).quantise();
+        assert!(back.to_bytes() == net.to_bytes(), "dequantised network quantises to something else");
+        let trained = FloatNetwork::random(3).quantise();
+        assert!(FloatNetwork::from_network(&trained).quantise().to_bytes() == trained.to_bytes());
     }
 
     #[test]

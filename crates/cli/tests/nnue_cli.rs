@@ -1,0 +1,130 @@
+//! `bastion nnue train`: fine-tuning from a finished network and a separate validation file.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Positions with White's search score; the validation file holds other positions.
+const TRAIN: &str = "\
+rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1,0.5,1,30
+rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2,0.5,1,40
+r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3,1,2,35
+4k3/8/8/8/8/8/4P3/4K3 w - - 0 1,1,3,250
+4k3/8/8/8/8/8/8/R3K3 w Q - 0 1,1,4,900
+";
+const VALIDATION: &str = "\
+rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2,0.5,9,25
+4k3/4p3/8/8/8/8/8/4K3 w - - 0 1,0,10,-240
+8/8/8/8/8/5k2/7q/4K3 w - - 0 1,0,11,-950
+";
+
+fn dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("bastion-nnue-cli-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn train(d: &Path, out: &str, extra: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_bastion"))
+        .args(["nnue", "train", "--threads", "1", "--batch", "4", "--epochs", "1", "--json"])
+        .arg("--data")
+        .arg(d.join("train.csv"))
+        .arg("--out")
+        .arg(d.join(out))
+        .args(extra)
+        .output()
+        .expect("run bastion nnue train")
+}
+
+fn report(out: &std::process::Output) -> serde_json::Value {
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).expect("one JSON document")
+}
+
+#[test]
+fn fine_tuning_starts_from_the_given_network_and_validates_on_its_own_file() {
+    let d = dir("train");
+    std::fs::write(d.join("train.csv"), TRAIN).unwrap();
+    std::fs::write(d.join("val.csv"), VALIDATION).unwrap();
+    let val = d.join("val.csv");
+    let val = val.to_str().unwrap();
+
+    // A learning rate this small leaves the weights where they started.
+    let tuned = report(&train(&d, "tuned.nnue", &["--init", "<internal>", "--lr", "1e-12", "--validation", val]));
+    assert_eq!(tuned["positions"], 5, "every training line is trained on");
+    assert_eq!(tuned["validation_positions"], 3, "validation comes from its own file");
+    let start = tuned["starting_validation_loss"].as_f64().expect("a starting loss with --init");
+    let after = tuned["epochs"][0]["quantised_validation_loss"].as_f64().unwrap();
+    assert!((start - after).abs() < 1e-4, "{start} -> {after}");
+
+    // The built-in network knows these positions; random weights do not.
+    let random = report(&train(&d, "random.nnue", &["--lr", "1e-12", "--validation", val]));
+    assert!(random["starting_validation_loss"].is_null());
+    let random_loss = random["epochs"][0]["quantised_validation_loss"].as_f64().unwrap();
+    assert!(after < random_loss / 2.0, "built-in {after} against random {random_loss}");
+
+    // The written network is the engine's own file format.
+    let bytes = std::fs::read(d.join("tuned.nnue")).unwrap();
+    assert_eq!(bytes, std::fs::read(env!("CARGO_MANIFEST_DIR").to_string() + "/../engine/nets/default.nnue").unwrap());
+
+    let clash = train(&d, "clash.nnue", &["--init", "<internal>", "--resume"]);
+    assert!(!clash.status.success(), "--init and --resume together are refused");
+    let missing = train(&d, "missing.nnue", &["--init", d.join("no-such.nnue").to_str().unwrap()]);
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no-such.nnue"));
+    std::fs::remove_dir_all(&d).ok();
+}
+
+const GAMES: &str = r#"[Event "a"]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Bxc6 dxc6 1-0
+
+[Event "b"]
+[Result "1-0"]
+
+1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0
+
+[Event "c"]
+[Result "1/2-1/2"]
+
+1. d4 e5 2. Qd3 Bb4+ 3. c3 Nc6 1/2-1/2
+
+[Event "d"]
+[Result "*"]
+
+1. c4 *
+"#;
+
+#[test]
+fn pgn_games_give_quiet_unique_positions_with_their_results() {
+    let d = dir("positions");
+    std::fs::write(d.join("games.pgn"), GAMES).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_bastion"))
+        .args(["nnue", "positions", "--json", "--out"])
+        .arg(d.join("pos.csv"))
+        .arg(d.join("games.pgn"))
+        .output()
+        .unwrap();
+    let rep = report(&out);
+    assert_eq!(rep["games"], 3);
+    assert_eq!(rep["unfinished_games_skipped"], 1);
+    let text = std::fs::read_to_string(d.join("pos.csv")).unwrap();
+    let lines: Vec<Vec<&str>> = text.lines().map(|l| l.split(',').collect()).collect();
+    // Game a: six positions before quiet moves (not the two before captures). Game b: three
+    // new ones (its first three are game a's, and the last move captures). Game c: four
+    // (the position in check is left out).
+    let of = |result: &str, game: &str| lines.iter().filter(|l| l[1] == result && l[2] == game).count();
+    assert_eq!((of("1", "1"), of("1", "2"), of("0.5", "3")), (6, 3, 4), "{text}");
+    assert_eq!(lines.len(), 13);
+    assert_eq!(rep["positions"], 13);
+
+    let bad = Command::new(env!("CARGO_BIN_EXE_bastion"))
+        .args(["nnue", "positions", "--out"])
+        .arg(d.join("x.csv"))
+        .arg(d.join("none.pgn"))
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("none.pgn"));
+    std::fs::remove_dir_all(&d).ok();
+}
