@@ -1,4 +1,5 @@
-//! `bastion nnue train`: fine-tuning from a finished network and a separate validation file.
+//! `bastion nnue train`: fine-tuning from a finished network and a separate validation file;
+//! `bastion nnue positions`: quiet positions from PGN games.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -511,9 +511,8 @@ impl<W: Write + Send + 'static> UciSession<W> {
     fn set_eval_file(&mut self, value: &str) -> Result<(), String> {
         let path = value.trim();
         self.net = match path {
-            "<internal>" => Some(Network::builtin()),
             "" | "<empty>" | "none" => None,
-            _ => Some(Arc::new(Network::load(std::path::Path::new(path)).map_err(|e| format!("{path:?}: {e}"))?)),
+            _ => Some(Network::by_name(path).map_err(|e| format!("{path:?}: {e}"))?),
         };
         if let Some(e) = &mut self.engine {
             e.set_network(self.net.clone());

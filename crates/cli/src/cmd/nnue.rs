@@ -8,6 +8,7 @@
 use anyhow::{bail, Context, Result};
 use bastion_engine::nnue::train::{self, FloatNetwork, LabelConfig, TrainConfig, Trainer};
 use bastion_engine::nnue::Network;
+use bastion_engine::search::ordering::is_capture;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -149,8 +150,7 @@ fn positions(a: PositionsArgs) -> Result<()> {
             games += 1;
             let mut pos = game.start.clone();
             for &m in &game.moves {
-                let capture = !m.is_castling() && (m.is_en_passant() || pos.piece_at(m.to()).is_some());
-                if !pos.in_check() && !capture && !m.is_promotion() && seen.insert(pos.key()) {
+                if !pos.in_check() && !is_capture(&pos, m) && !m.is_promotion() && seen.insert(pos.key()) {
                     out.push_str(&format!("{},{result},{games}\n", pos.fen()));
                 }
                 pos = pos.play(m);
@@ -250,11 +250,8 @@ fn fit(a: TrainArgs) -> Result<()> {
             .with_context(|| format!("reading {}", epoch_file.display()))?;
         (net, e)
     } else if let Some(init) = &a.init {
-        let net = if init.as_os_str() == "<internal>" {
-            Network::builtin()
-        } else {
-            Arc::new(Network::load(init).with_context(|| format!("reading network {}", init.display()))?)
-        };
+        let net =
+            Network::by_name(&init.to_string_lossy()).with_context(|| format!("reading network {}", init.display()))?;
         (FloatNetwork::from_network(&net), 0)
     } else {
         (FloatNetwork::random(a.seed), 0)

@@ -143,6 +143,15 @@ impl Network {
         Network::from_bytes(&std::fs::read(path)?)
     }
 
+    /// The network a user names: `<internal>` for the built-in one, otherwise a file path
+    /// (the `EvalFile` option's and `bastion nnue train --init`'s convention).
+    pub fn by_name(name: &str) -> Result<Arc<Network>, NetworkError> {
+        match name {
+            "<internal>" => Ok(Network::builtin()),
+            path => Ok(Arc::new(Network::load(Path::new(path))?)),
+        }
+    }
+
     /// The file bytes of this network.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(16 + 2 * (INPUTS + 3) * HIDDEN + 4);
