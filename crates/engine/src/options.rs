@@ -49,6 +49,10 @@ pub struct SearchParams {
     pub counter_moves: bool,
     /// Correct the static evaluation by the correction histories (pawn structure and material).
     pub correction_history: bool,
+    /// Reduce moves less at nodes that were once on a principal variation (the TT's PV flag).
+    pub tt_pv: bool,
+    /// Order quiet moves by threats too (escapes, stepping into attacks, checks).
+    pub threat_ordering: bool,
     /// Lazy evaluation in quiescence.
     pub lazy_eval: bool,
     /// Quiet checks (not losing material) at the first quiescence ply.
@@ -83,6 +87,8 @@ impl Default for SearchParams {
             history: true,
             counter_moves: true,
             correction_history: true,
+            tt_pv: true,
+            threat_ordering: true,
             lazy_eval: false,
             qsearch_checks: true,
             lazy_margin: 400,
@@ -115,6 +121,8 @@ impl SearchParams {
             ("History", |p| &mut p.history),
             ("CounterMoves", |p| &mut p.counter_moves),
             ("CorrectionHistory", |p| &mut p.correction_history),
+            ("TtPv", |p| &mut p.tt_pv),
+            ("ThreatOrdering", |p| &mut p.threat_ordering),
             ("LazyEval", |p| &mut p.lazy_eval),
             ("QSearchChecks", |p| &mut p.qsearch_checks),
         ]
@@ -138,6 +146,9 @@ pub struct EngineOptions {
 
 impl Default for EngineOptions {
     fn default() -> Self {
-        EngineOptions { hash_mb: 16, threads: 1, multipv: 1, move_overhead_ms: 30, params: SearchParams::default() }
+        // 64 MiB: a game reuses the table for dozens of moves, and at 16 MiB a few
+        // seconds of search already overwrite most of it (adopted in session 12 as part of
+        // a measured bundle, not measured alone).
+        EngineOptions { hash_mb: 64, threads: 1, multipv: 1, move_overhead_ms: 30, params: SearchParams::default() }
     }
 }

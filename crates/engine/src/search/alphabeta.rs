@@ -201,6 +201,8 @@ impl Worker {
             entry.map(|e| e.mv).filter(|&m| !m.is_null() && pos.is_legal(m)).unwrap_or(Move::NULL)
         };
         let tt_score = entry.map_or(-INFINITE, |e| from_tt(e.score, ply));
+        // Once on a principal variation, a node keeps the flag in the table.
+        let tt_pv = PV || (p.tt_pv && entry.is_some_and(|e| e.pv));
         if let Some(e) = entry {
             if !PV
                 && e.depth >= depth
@@ -429,6 +431,7 @@ impl Worker {
                     prev: prev_cont,
                     use_history: p.history,
                     use_cont: p.counter_moves,
+                    threats: p.threat_ordering,
                 };
                 match picker.next(pos, &ctx) {
                     Some(m) => m,
@@ -530,6 +533,7 @@ impl Worker {
                 r += !improving as i32;
                 r -= (m == killers[0] || m == killers[1] || m == counter) as i32;
                 r -= gives_check as i32;
+                r -= (tt_pv && !PV) as i32;
                 if quiet {
                     r -= hist / 6000;
                 } else {
@@ -620,7 +624,7 @@ impl Worker {
             };
             // The table keeps the raw evaluation: corrections change as the search learns.
             let se = if raw_eval == NO_EVAL { 0 } else { raw_eval };
-            sh.tt.store(key, best_move, to_tt(best, ply), se, depth, bound, PV);
+            sh.tt.store(key, best_move, to_tt(best, ply), se, depth, bound, tt_pv);
             let quiet_best = best_move.is_null() || (!is_capture(pos, best_move) && !best_move.is_promotion());
             if p.correction_history
                 && !in_check
