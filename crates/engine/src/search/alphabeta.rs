@@ -431,7 +431,7 @@ impl Worker {
                     prev: prev_cont,
                     use_history: p.history,
                     use_cont: p.counter_moves,
-                    threats: p.threat_ordering,
+                    threats: p.threat_ordering.then_some(&check_info),
                 };
                 match picker.next(pos, &ctx) {
                     Some(m) => m,

@@ -1,8 +1,9 @@
 //! Move ordering: history tables and a staged move picker
 //! (hash move, good captures, killers/counter/quiets by history, bad captures).
 
-use bastion_core::attacks::{bishop_attacks, knight_attacks, pawn_attacks, rook_attacks};
-use bastion_core::{Bitboard, GenType, Move, MoveList, Position, Role};
+use crate::eval::pawns::pawn_attacks;
+use bastion_core::attacks::{bishop_attacks, knight_attacks, rook_attacks};
+use bastion_core::{Bitboard, CheckInfo, GenType, Move, MoveList, Position, Role, Square};
 
 /// Index of a (piece, destination) pair for continuation history; `NONE_CONT` for none.
 pub type ContIndex = usize;
@@ -99,9 +100,9 @@ pub struct QuietContext<'a> {
     pub use_history: bool,
     /// Use continuation history.
     pub use_cont: bool,
-    /// Order quiet moves also by threats: lift pieces out of attack by lesser pieces,
-    /// keep them out of it, and try checks early.
-    pub threats: bool,
+    /// Order quiet moves also by threats (lift pieces out of attack by lesser pieces,
+    /// keep them out of it, try checks early), given the node's check info; `None`: not.
+    pub threats: Option<&'a CheckInfo>,
 }
 
 /// Squares the opponent of the side to move attacks with pawns, with pawns or minor
@@ -116,7 +117,7 @@ impl Threats {
     fn of(pos: &Position) -> Threats {
         let them = !pos.side_to_move();
         let occ = pos.occupied();
-        let by_pawn = pos.pieces(them, Role::Pawn).fold(Bitboard::EMPTY, |b, sq| b | pawn_attacks(them, sq));
+        let by_pawn = Bitboard(pawn_attacks(pos.pieces(them, Role::Pawn).0, them));
         let by_minor = pos.pieces(them, Role::Knight).fold(by_pawn, |b, sq| b | knight_attacks(sq));
         let by_minor = pos.pieces(them, Role::Bishop).fold(by_minor, |b, sq| b | bishop_attacks(sq, occ));
         let by_rook = pos.pieces(them, Role::Rook).fold(by_minor, |b, sq| b | rook_attacks(sq, occ));
@@ -126,7 +127,7 @@ impl Threats {
     /// Ordering adjustment of a quiet move of `role` from `from` to `to`: a bonus for
     /// escaping an attack by a lesser piece, a penalty for stepping into one. Sized
     /// against the history sum (three tables of at most `HIST_MAX`).
-    fn score(&self, role: Role, from: Bitboard, to: Bitboard) -> i32 {
+    fn score(&self, role: Role, from: Square, to: Square) -> i32 {
         let danger = match role {
             Role::Queen => self.by_rook,
             Role::Rook => self.by_minor,
@@ -138,7 +139,7 @@ impl Threats {
             Role::Rook => 9_000,
             _ => 5_500,
         };
-        match ((danger & from).nonempty(), (danger & to).nonempty()) {
+        match (danger.contains(from), danger.contains(to)) {
             (true, false) => weight,
             (false, true) => -weight,
             _ => 0,
@@ -250,7 +251,7 @@ impl MovePicker {
                     self.list.clear();
                     pos.generate_into(GenType::Quiet, &mut self.list);
                     let us = pos.side_to_move().index();
-                    let threats = ctx.threats.then(|| (Threats::of(pos), pos.check_info()));
+                    let threats = ctx.threats.map(|check_info| (Threats::of(pos), check_info));
                     for i in 0..self.list.len() {
                         let m = self.list[i];
                         let s = if m == ctx.killers[0] {
@@ -272,10 +273,9 @@ impl MovePicker {
                                     }
                                 }
                             }
+                            // Castling is a king move, which the threat terms leave alone.
                             if let (Some((t, check_info)), Some(role)) = (&threats, pos.role_at(m.from())) {
-                                if !m.is_castling() {
-                                    s += t.score(role, Bitboard::from(m.from()), Bitboard::from(m.to()));
-                                }
+                                s += t.score(role, m.from(), m.to());
                                 if pos.gives_check_with(m, check_info) {
                                     s += CHECK_BONUS;
                                 }
@@ -317,6 +317,7 @@ mod tests {
     fn order(fen: &str, threats: bool) -> Vec<String> {
         let pos = Position::from_fen(fen).unwrap();
         let hist = Histories::default();
+        let check_info = pos.check_info();
         let ctx = QuietContext {
             hist: &hist,
             killers: [Move::NULL; 2],
@@ -324,7 +325,7 @@ mod tests {
             prev: [NONE_CONT; 2],
             use_history: true,
             use_cont: true,
-            threats,
+            threats: threats.then_some(&check_info),
         };
         let mut picker = MovePicker::new(Move::NULL, false);
         std::iter::from_fn(|| picker.next(&pos, &ctx)).map(|m| pos.to_uci(m)).collect()
@@ -335,8 +336,9 @@ mod tests {
         // The d5 pawn attacks the knight on e4 (and c4); the g6 pawn covers f5 and h5.
         let fen = "4k3/8/6p1/3p4/4N3/8/8/4K3 w - - 0 1";
         let t = Threats::of(&Position::from_fen(fen).unwrap());
-        let sq = |s: &str| Bitboard::from(s.parse::<bastion_core::Square>().unwrap());
-        assert_eq!(t.by_pawn, sq("c4") | sq("e4") | sq("f5") | sq("h5"));
+        let sq = |s: &str| s.parse::<Square>().unwrap();
+        let bb = |s: &str| Bitboard::from(sq(s));
+        assert_eq!(t.by_pawn, bb("c4") | bb("e4") | bb("f5") | bb("h5"));
         assert_eq!(t.score(Role::Knight, sq("e4"), sq("d2")), 5_500, "escape");
         assert_eq!(t.score(Role::Knight, sq("e4"), sq("c4")), 0, "from one attack into another");
         assert_eq!(t.score(Role::Knight, sq("d2"), sq("c4")), -5_500, "into a pawn's attack");

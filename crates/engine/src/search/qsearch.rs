@@ -107,7 +107,7 @@ impl Worker {
             prev: [if ply >= 1 { self.stack[ply - 1].cont } else { NONE_CONT }, NONE_CONT],
             use_history: true,
             use_cont: true,
-            threats: false,
+            threats: None,
         };
         // Collected first (the picker borrows the histories the recursion mutates);
         // a stack list avoids a heap allocation per node.
