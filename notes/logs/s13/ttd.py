@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Time to depth: run `go depth D` on the bench positions with given UCI options, print total time and nodes."""
 import re, subprocess, sys, time
+from pathlib import Path
 binary, depth, *opts = sys.argv[1:]
-fens = re.findall(r'^\s*"([^"]+/[^"]+)",', open('/work/main/crates/engine/src/bench.rs').read(), re.M)
+fens = re.findall(r'^\s*"([^"]+/[^"]+)",', (Path(__file__).resolve().parents[3] / 'crates/engine/src/bench.rs').read_text(), re.M)
 p = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
 def send(s): p.stdin.write(s + "\n"); p.stdin.flush()
 def wait(tok):
