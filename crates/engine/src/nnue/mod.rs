@@ -1,6 +1,6 @@
 //! A neural evaluation in the NNUE style: 768 piece-square inputs per perspective,
 //! one hidden layer of [`HIDDEN`] units shared by both perspectives, squared clipped
-//! ReLU, and one output.
+//! ReLU, and one output chosen by the number of pieces on the board ([`BUCKETS`]).
 //!
 //! The input layer is a sum of weight rows, one per piece on the board, so it is kept
 //! up to date incrementally as the search moves ([`AccumulatorStack`]). Inference is
@@ -26,8 +26,20 @@ pub const QA: i32 = 255;
 pub const QB: i32 = 64;
 /// Centipawns per unit of network output.
 pub const SCALE: i32 = 400;
-/// File magic and version.
-const MAGIC: &[u8; 8] = b"BSTNNUE1";
+/// Output buckets: each has its own output weights and bias, chosen by [`bucket`].
+pub const BUCKETS: usize = 8;
+/// File magic of the current version (output buckets).
+const MAGIC: &[u8; 8] = b"BSTNNUE2";
+/// File magic of the first version (one output), still read: its output is copied to
+/// every bucket, which evaluates exactly as before.
+const MAGIC_V1: &[u8; 8] = b"BSTNNUE1";
+
+/// The output bucket of a position with `pieces` pieces on the board (kings included):
+/// 2–5 pieces use bucket 0, …, 30–32 bucket 7, so the endgame gets output weights of its own.
+#[inline(always)]
+pub fn bucket(pieces: u32) -> usize {
+    (pieces.saturating_sub(2) as usize / 4).min(BUCKETS - 1)
+}
 
 /// The input index of a piece of `color` and `role` on square index `sq`, seen from
 /// `persp`: the perspective's own pieces come first and Black sees the board flipped.
@@ -84,15 +96,15 @@ pub struct Network {
     pub(crate) ft_w: Vec<[i16; HIDDEN]>,
     /// Hidden biases, scaled by `QA`.
     pub(crate) ft_b: [i16; HIDDEN],
-    /// Output weights: side to move's units, then the other side's; scaled by `QB`.
-    pub(crate) out_w: [[i16; HIDDEN]; 2],
-    /// Output bias, scaled by `QA * QB`.
-    pub(crate) out_b: i32,
+    /// Output weights of each bucket: side to move's units, then the other side's; scaled by `QB`.
+    pub(crate) out_w: [[[i16; HIDDEN]; 2]; BUCKETS],
+    /// Output bias of each bucket, scaled by `QA * QB`.
+    pub(crate) out_b: [i32; BUCKETS],
 }
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Network({INPUTS}->{HIDDEN}x2->1)")
+        write!(f, "Network({INPUTS}->{HIDDEN}x2->1x{BUCKETS})")
     }
 }
 
@@ -104,22 +116,28 @@ pub struct Accumulator {
 }
 
 impl Network {
-    /// Reads a network from its file bytes.
+    /// Reads a network from its file bytes (either version; see `docs/nnue-format.md`).
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         let bad = |m: &str| NetworkError::Format(m.to_string());
-        if bytes.len() < 16 || &bytes[..8] != MAGIC {
+        if bytes.len() < 16 {
             return Err(bad("bad magic"));
         }
+        let buckets = match &bytes[..8] {
+            m if m == MAGIC_V1 => 1,
+            m if m == MAGIC => BUCKETS,
+            _ => return Err(bad("bad magic")),
+        };
         let inputs = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")) as usize;
         let hidden = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
         if inputs != INPUTS || hidden != HIDDEN {
             return Err(NetworkError::Format(format!("shape {inputs}->{hidden}, this build reads {INPUTS}->{HIDDEN}")));
         }
-        let want = 16 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4;
+        let weights = 16 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN * buckets);
+        let want = weights + 4 * buckets;
         if bytes.len() != want {
             return Err(NetworkError::Format(format!("{} bytes, expected {want}", bytes.len())));
         }
-        let mut words = bytes[16..want - 4].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let mut words = bytes[16..weights].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
         let mut row = || {
             let mut r = [0i16; HIDDEN];
             r.iter_mut().for_each(|x| *x = words.next().expect("length checked"));
@@ -127,8 +145,11 @@ impl Network {
         };
         let ft_w = (0..INPUTS).map(|_| row()).collect();
         let ft_b = row();
-        let out_w = [row(), row()];
-        let out_b = i32::from_le_bytes(bytes[want - 4..].try_into().expect("4 bytes"));
+        let read_w: Vec<[[i16; HIDDEN]; 2]> = (0..buckets).map(|_| [row(), row()]).collect();
+        let read_b: Vec<i32> =
+            bytes[weights..].chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
+        let out_w = std::array::from_fn(|b| read_w[b % buckets]);
+        let out_b = std::array::from_fn(|b| read_b[b % buckets]);
         Ok(Network { ft_w, ft_b, out_w, out_b })
     }
 
@@ -152,17 +173,17 @@ impl Network {
         }
     }
 
-    /// The file bytes of this network.
+    /// The file bytes of this network (the current version).
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(16 + 2 * (INPUTS + 3) * HIDDEN + 4);
+        let mut out = Vec::with_capacity(16 + 2 * (INPUTS + 1 + 2 * BUCKETS) * HIDDEN + 4 * BUCKETS);
         out.extend_from_slice(MAGIC);
         out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
         out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
-        let rows = self.ft_w.iter().chain(std::iter::once(&self.ft_b)).chain(self.out_w.iter());
+        let rows = self.ft_w.iter().chain(std::iter::once(&self.ft_b)).chain(self.out_w.iter().flatten());
         for r in rows {
             r.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
         }
-        out.extend_from_slice(&self.out_b.to_le_bytes());
+        self.out_b.iter().for_each(|b| out.extend_from_slice(&b.to_le_bytes()));
         out
     }
 
@@ -215,17 +236,19 @@ impl Network {
         update_rows(acc, w, b, sign);
     }
 
-    /// The network's evaluation in centipawns for the side to move `stm`.
+    /// The network's evaluation in centipawns for the side to move `stm`, with `pieces`
+    /// pieces on the board (which choose the output bucket).
     #[inline]
-    pub fn output(&self, acc: &Accumulator, stm: Color) -> i32 {
+    pub fn output(&self, acc: &Accumulator, stm: Color, pieces: u32) -> i32 {
+        let b = bucket(pieces);
         let (us, them) = (&acc.v[stm.index()], &acc.v[1 - stm.index()]);
-        let sum = screlu_dot(us, &self.out_w[0]) + screlu_dot(them, &self.out_w[1]);
-        (sum / QA + self.out_b) * SCALE / (QA * QB)
+        let sum = screlu_dot(us, &self.out_w[b][0]) + screlu_dot(them, &self.out_w[b][1]);
+        (sum / QA + self.out_b[b]) * SCALE / (QA * QB)
     }
 
     /// Evaluates `pos` from scratch (no incremental state), for the side to move.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.output(&self.refresh(pos), pos.side_to_move())
+        self.output(&self.refresh(pos), pos.side_to_move(), pos.occupied().count())
     }
 }
 
@@ -429,6 +452,50 @@ mod tests {
                 }
                 assert_eq!(fast.v, slow.v);
             }
+        }
+    }
+
+    /// The bytes of a first-version file holding bucket `b`'s output layer of `net`.
+    fn version_one_bytes(net: &Network, b: usize) -> Vec<u8> {
+        let mut out = MAGIC_V1.to_vec();
+        out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+        out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        for r in net.ft_w.iter().chain(std::iter::once(&net.ft_b)).chain(net.out_w[b].iter()) {
+            r.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
+        }
+        out.extend_from_slice(&net.out_b[b].to_le_bytes());
+        out
+    }
+
+    #[test]
+    fn both_file_versions_load_and_buckets_follow_the_piece_count() {
+        let mut net = (*Network::builtin()).clone();
+        // Make the buckets differ so that a mix-up shows.
+        for (b, (w, bias)) in net.out_w.iter_mut().zip(net.out_b.iter_mut()).enumerate() {
+            w[0][b] = w[0][b].wrapping_add(7 * b as i16 + 1);
+            *bias += 1000 * b as i32;
+        }
+        let back = Network::from_bytes(&net.to_bytes()).unwrap();
+        assert!(back.to_bytes() == net.to_bytes());
+        let mut short = net.to_bytes();
+        short.pop();
+        assert!(Network::from_bytes(&short).is_err());
+        // A version-1 file has one output layer; every bucket gets it.
+        let one = Network::from_bytes(&version_one_bytes(&net, 3)).unwrap();
+        assert!(one.out_w.iter().all(|w| *w == net.out_w[3]) && one.out_b.iter().all(|&b| b == net.out_b[3]));
+        let mut bad = version_one_bytes(&net, 3);
+        bad.push(0);
+        assert!(Network::from_bytes(&bad).is_err());
+        assert_eq!(
+            (bucket(2), bucket(5), bucket(6), bucket(17), bucket(29), bucket(30), bucket(32)),
+            (0, 0, 1, 3, 6, 7, 7)
+        );
+        // The evaluation uses the bucket of the position's piece count.
+        for fen in ["4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", "r3k2r/pppq1ppp/2n5/8/8/2N5/PPPQ1PPP/R3K2R b KQkq - 0 1"] {
+            let pos = Position::from_fen(fen).unwrap();
+            let b = bucket(pos.occupied().count());
+            let only = Network::from_bytes(&version_one_bytes(&net, b)).unwrap();
+            assert_eq!(net.evaluate(&pos), only.evaluate(&pos), "{fen}");
         }
     }
 

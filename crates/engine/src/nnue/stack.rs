@@ -81,7 +81,7 @@ impl AccumulatorStack {
         slot.pieces = now;
         slot.acc = acc;
         slot.valid = true;
-        net.output(&slot.acc, pos.side_to_move())
+        net.output(&slot.acc, pos.side_to_move(), pos.occupied().count())
     }
 }
 
