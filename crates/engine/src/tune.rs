@@ -3,7 +3,10 @@
 //!
 //! 1. [`generate`] plays fast self-play games (fixed nodes per move) from
 //!    randomised, roughly balanced openings and writes quiet positions with the
-//!    game result as `fen,result,game` lines (result from White's view: 1, 0.5, 0).
+//!    game result as `fen,result,game` lines (result from White's view: 1, 0.5, 0);
+//!    with [`GenConfig::scores`] each line also carries White's score from the game's
+//!    own search (`fen,result,game,score`, the format `nnue label` writes), so one
+//!    pass yields labelled training data for the network.
 //!    Game `g` depends only on `g` and the settings, so generation is reproducible
 //!    and can be resumed (finished games already in the file are skipped).
 //! 2. [`Tuner`] loads such a file, records every position's term counts with the
@@ -28,11 +31,13 @@ pub struct GenConfig {
     pub random_plies: usize,
     /// Seed mixed into each game's random opening.
     pub seed: u64,
+    /// Append White's search score to every line (network training data).
+    pub scores: bool,
 }
 
 impl Default for GenConfig {
     fn default() -> Self {
-        GenConfig { nodes: 3000, random_plies: 8, seed: 0x5EED }
+        GenConfig { nodes: 3000, random_plies: 8, seed: 0x5EED, scores: false }
     }
 }
 
@@ -44,7 +49,16 @@ fn splitmix(x: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
-/// One generated game: sampled positions (FEN) and the result from White's view.
+/// A quiet position sampled from a self-play game.
+#[derive(Clone, Debug)]
+pub struct SampledPosition {
+    /// The position.
+    pub fen: String,
+    /// White's score from the search that chose the game's move here.
+    pub white_score: i32,
+}
+
+/// One generated game: sampled positions and the result from White's view.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
     /// Game number.
@@ -52,7 +66,22 @@ pub struct GameRecord {
     /// Result: 1.0 White won, 0.5 draw, 0.0 Black won.
     pub result: f64,
     /// Quiet positions sampled from the game.
-    pub fens: Vec<String>,
+    pub samples: Vec<SampledPosition>,
+}
+
+impl GameRecord {
+    /// The game's data lines: `fen,result,game`, with `,score` appended when `scores`.
+    pub fn lines(&self, scores: bool) -> String {
+        let mut text = String::new();
+        for s in &self.samples {
+            text.push_str(&format!("{},{},{}", s.fen, self.result, self.game));
+            if scores {
+                text.push_str(&format!(",{}", s.white_score));
+            }
+            text.push('\n');
+        }
+        text
+    }
 }
 
 /// Plays self-play game number `game`.
@@ -84,7 +113,7 @@ pub fn play_game(game: u64, cfg: &GenConfig, engine: &mut Engine) -> GameRecord 
     engine.clear();
     let mut pos = start;
     let mut keys: Vec<u64> = Vec::new();
-    let mut samples: Vec<String> = Vec::new();
+    let mut samples: Vec<SampledPosition> = Vec::new();
     let mut winning_plies = 0; // consecutive plies with a decisive score for the same side
     let mut last_winner = Color::White;
     let mut drawish_plies = 0;
@@ -147,13 +176,13 @@ pub fn play_game(game: u64, cfg: &GenConfig, engine: &mut Engine) -> GameRecord 
         }
         let quiet = !pos.in_check() && !is_noisy(&pos, best) && r.value.abs() < 1500;
         if quiet && ply >= 4 {
-            samples.push(pos.fen());
+            samples.push(SampledPosition { fen: pos.fen(), white_score });
         }
         keys.push(pos.key());
         pos = pos.play(best);
         ply += 1;
     }
-    GameRecord { game, result, fens: samples }
+    GameRecord { game, result, samples }
 }
 
 /// A capture or promotion (positions whose best move is one are not quiet).
@@ -161,7 +190,8 @@ pub(crate) fn is_noisy(pos: &Position, m: Move) -> bool {
     crate::search::ordering::is_capture(pos, m) || m.is_promotion()
 }
 
-/// Games already present in a data file (for resuming).
+/// Games already present in a data file (for resuming): the third field of every line,
+/// with or without a score after it.
 pub fn finished_games(path: &std::path::Path) -> std::io::Result<std::collections::HashSet<u64>> {
     let mut set = std::collections::HashSet::new();
     if !path.exists() {
@@ -170,7 +200,7 @@ pub fn finished_games(path: &std::path::Path) -> std::io::Result<std::collection
     let f = std::io::BufReader::new(std::fs::File::open(path)?);
     for line in f.lines() {
         let line = line?;
-        if let Some(g) = line.rsplit(',').next().and_then(|g| g.trim().parse::<u64>().ok()) {
+        if let Some(g) = line.split(',').nth(2).and_then(|g| g.trim().parse::<u64>().ok()) {
             set.insert(g);
         }
     }
@@ -207,10 +237,7 @@ pub fn generate(
                         continue;
                     }
                     let rec = play_game(g, cfg, &mut engine);
-                    let mut text = String::new();
-                    for f in &rec.fens {
-                        text.push_str(&format!("{f},{},{}\n", rec.result, rec.game));
-                    }
+                    let text = rec.lines(cfg.scores);
                     let mut o = out.lock().unwrap_or_else(|p| p.into_inner());
                     if let Err(e) = o.write_all(text.as_bytes()).and_then(|_| o.flush()) {
                         *err.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
@@ -471,16 +498,16 @@ mod tests {
 
     #[test]
     fn self_play_game_is_reproducible_and_tuner_reduces_error() {
-        let cfg = GenConfig { nodes: 300, random_plies: 6, seed: 1 };
+        let cfg = GenConfig { nodes: 300, random_plies: 6, seed: 1, scores: false };
         let mut e = Engine::new(EngineOptions { hash_mb: 1, ..EngineOptions::default() });
         let a = play_game(3, &cfg, &mut e);
         let b = play_game(3, &cfg, &mut e);
-        assert_eq!(a.fens, b.fens);
+        assert_eq!(a.lines(true), b.lines(true));
         assert!([0.0, 0.5, 1.0].contains(&a.result));
         let mut data = Vec::new();
         for g in 0..4 {
             let r = play_game(g, &cfg, &mut e);
-            data.extend(r.fens.iter().map(|f| (Position::from_fen(f).unwrap(), r.result)));
+            data.extend(r.samples.iter().map(|s| (Position::from_fen(&s.fen).unwrap(), r.result)));
         }
         assert!(!data.is_empty());
         let mut t = Tuner::new(&data);
@@ -490,6 +517,44 @@ mod tests {
         assert!(t.error() < before, "{} !< {}", t.error(), before);
         let src = format_weights(&t.rounded(), "test");
         assert!(src.contains("pub static WEIGHTS"));
+    }
+
+    #[test]
+    fn scored_lines_resume_and_train_like_labelled_ones() {
+        let dir = std::env::temp_dir().join(format!("bastion-gen-scores-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("sp.csv");
+        let cfg = GenConfig { nodes: 300, random_plies: 6, seed: 7, scores: true };
+        let mut out: Vec<u8> = Vec::new();
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        generate(3, 1, &cfg, &Default::default(), &mut out, &|_| {}, &stop).unwrap();
+        std::fs::write(&path, &out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.lines().count() > 10, "{text}");
+        let mut e = Engine::new(EngineOptions { hash_mb: 1, ..EngineOptions::default() });
+        for line in text.lines() {
+            let f: Vec<&str> = line.split(',').collect();
+            assert_eq!(f.len(), 4, "{line}");
+            let score: i32 = f[3].parse().unwrap();
+            assert!(score.abs() < 1500, "{line}");
+            // The score is White's: a search of the same position from the side to move agrees in sign
+            // whenever either is clearly non-zero.
+            let pos = Position::from_fen(f[0]).unwrap();
+            if score.abs() >= 300 {
+                e.clear();
+                let r = e.search(&pos, &[], &Limits::nodes(300), &mut |_| {});
+                let white = if pos.side_to_move() == Color::White { r.value } else { -r.value };
+                assert!(white.signum() == score.signum(), "{line}: {white}");
+            }
+        }
+        // Resuming reads the game number from the third field, not the score after it.
+        let done = finished_games(&path).unwrap();
+        assert_eq!(done, text.lines().map(|l| l.split(',').nth(2).unwrap().parse().unwrap()).collect());
+        assert!(done.iter().all(|&g| g < 3));
+        // The network trainer reads these lines as labelled positions: none is rejected.
+        let (train, _, bad) = crate::nnue::train::load(&path, 0.75, 0).unwrap();
+        assert_eq!((train.len(), bad), (text.lines().count(), 0));
+        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]

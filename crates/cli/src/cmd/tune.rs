@@ -19,7 +19,7 @@ pub struct TuneArgs {
     /// Generate this many self-play games instead of tuning.
     #[arg(long)]
     generate: Option<u64>,
-    /// Data file (`fen,result,game` lines): written by --generate, read by tuning.
+    /// Data file (`fen,result,game[,score]` lines): written by --generate, read by tuning.
     #[arg(long, default_value = "tune-data.csv")]
     data: PathBuf,
     /// Nodes per move in self-play.
@@ -31,6 +31,10 @@ pub struct TuneArgs {
     /// Seed for the random openings.
     #[arg(long, default_value_t = 0x5EED)]
     seed: u64,
+    /// With --generate: append White's search score to every line (`fen,result,game,score`),
+    /// which `bastion nnue train` reads as labelled data without a separate `nnue label` pass.
+    #[arg(long)]
+    scores: bool,
     /// Threads for self-play.
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -102,7 +106,7 @@ fn generate(n: u64, args: &TuneArgs) -> Result<()> {
         ProgressStyle::with_template("{bar:40} {pos}/{len} games {msg} eta {eta}")
             .unwrap_or(ProgressStyle::default_bar()),
     );
-    let cfg = GenConfig { nodes: args.nodes, random_plies: args.random_plies, seed: args.seed };
+    let cfg = GenConfig { nodes: args.nodes, random_plies: args.random_plies, seed: args.seed, scores: args.scores };
     let positions = std::sync::atomic::AtomicU64::new(0);
     let played = std::sync::atomic::AtomicU64::new(0);
     // Ctrl-C finishes the games in progress and leaves a file that `--generate` resumes.
@@ -120,8 +124,8 @@ fn generate(n: u64, args: &TuneArgs) -> Result<()> {
         &mut out,
         &|rec| {
             played.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let p = positions.fetch_add(rec.fens.len() as u64, std::sync::atomic::Ordering::Relaxed)
-                + rec.fens.len() as u64;
+            let n = rec.samples.len() as u64;
+            let p = positions.fetch_add(n, std::sync::atomic::Ordering::Relaxed) + n;
             bar.set_message(format!("{p} positions"));
             bar.inc(1);
         },
