@@ -12,13 +12,16 @@ def load(p):
         if w!='bastion': s=1-s
         res[r]=s
     return res
-a=load(sys.argv[1]); b=load(sys.argv[2])
-pairs=sorted({r.split('.')[0] for r in b})
-d=[]
-for p in pairs:
-    ks=[p+'.1',p+'.2']
-    if all(k in a and k in b for k in ks):
-        d.append(sum(b[k] for k in ks)-sum(a[k] for k in ks))
+# Arguments: OLD NEW [OLD NEW ...]; pairs from each OLD/NEW couple are pooled (round numbers
+# may repeat between couples, so each couple is matched on its own).
+d=[]; old=0.0
+for i in range(1,len(sys.argv),2):
+    a=load(sys.argv[i]); b=load(sys.argv[i+1])
+    for p in sorted({r.split('.')[0] for r in b}):
+        ks=[p+'.1',p+'.2']
+        if all(k in a and k in b for k in ks):
+            d.append(sum(b[k] for k in ks)-sum(a[k] for k in ks))
+            old+=sum(a[k] for k in ks)
 n=len(d); m=sum(d)/n; sd=math.sqrt(sum((x-m)**2 for x in d)/(n-1))
 print(f"pairs {n}: new-old mean {m:+.3f} points/pair, se {sd/math.sqrt(n):.3f}; per game {m/2*100:+.1f}% ± {sd/math.sqrt(n)/2*100:.1f}%")
-print("old score on these", sum(a[p+s] for p in pairs for s in ('.1','.2') if p+'.1' in a and p+'.2' in a and p+'.1' in b and p+'.2' in b)/(2*n))
+print("old score on these", old/(2*n))
