@@ -78,6 +78,42 @@ fn repetition_in_the_game_history_is_a_draw() {
     assert_eq!(r.score, Score::Cp(0));
 }
 
+fn engine_with_contempt(contempt: i32) -> Engine {
+    let mut opts = EngineOptions { hash_mb: 8, ..EngineOptions::default() };
+    opts.params.contempt = contempt;
+    Engine::new(opts)
+}
+
+#[test]
+fn contempt_shifts_draws_against_the_root_side() {
+    // The lost K v KQ position whose only hope is the repetition: the draw is worth -contempt
+    // to the side at the root, whichever sign contempt has.
+    let pos = Position::from_fen("4k3/8/8/8/8/8/8/3QK3 b - - 10 30").unwrap();
+    let escape = pos.parse_uci("e8f8").unwrap();
+    let history = [pos.play(escape).key(), 1, 2];
+    for contempt in [-40, 25] {
+        let r = engine_with_contempt(contempt).search(&pos, &history, &Limits::depth(6), &mut |_| {});
+        assert_eq!(r.best, Some(escape), "contempt {contempt}");
+        assert_eq!(r.score, Score::Cp(-contempt), "contempt {contempt}");
+    }
+}
+
+#[test]
+fn contempt_decides_between_a_repetition_and_an_equal_game() {
+    // A quiet, level position (Black to move) in which Ng8 would repeat the position four
+    // plies back. Counting draws as +150 for itself, Black repeats; counting them as -150,
+    // it plays on, and its score is that of the game, not of the draw.
+    let pos = Position::from_fen("rnbqkb1r/pppppppp/5n2/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 3 3").unwrap();
+    let back = pos.parse_uci("f6g8").unwrap();
+    let history = [pos.play(back).key(), 1, 2];
+    let r = engine_with_contempt(-150).search(&pos, &history, &Limits::depth(7), &mut |_| {});
+    assert_eq!(r.best, Some(back));
+    assert_eq!(r.score, Score::Cp(150));
+    let r = engine_with_contempt(150).search(&pos, &history, &Limits::depth(7), &mut |_| {});
+    assert_ne!(r.best, Some(back));
+    assert!(matches!(r.score, Score::Cp(c) if c.abs() < 100), "{:?}", r.score);
+}
+
 #[test]
 fn each_limit_terminates_the_search() {
     let mut e = engine();
