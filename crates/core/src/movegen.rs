@@ -331,11 +331,19 @@ impl Position {
     #[inline]
     pub fn gives_check_with(&self, m: Move, ci: &CheckInfo) -> bool {
         if !matches!(m.kind(), crate::moves::MoveKind::Normal) {
-            return self.play(m).in_check();
+            return self.special_move_gives_check(m);
         }
         let (from, to) = (m.from(), m.to());
         let Some(role) = self.role_at(from) else { return false };
         ci.check_squares(role).contains(to)
             || (ci.discoverers().contains(from) && !attacks::aligned(from, to, self.king(!self.side)))
+    }
+
+    /// Castling, en passant and promotions: rare, so played out rather than reasoned about,
+    /// and kept out of line so the common path of [`Position::gives_check_with`] stays small.
+    #[cold]
+    #[inline(never)]
+    fn special_move_gives_check(&self, m: Move) -> bool {
+        self.play(m).in_check()
     }
 }

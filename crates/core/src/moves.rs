@@ -2,6 +2,7 @@
 
 use crate::piece::Role;
 use crate::square::Square;
+use arrayvec::ArrayVec;
 use std::fmt;
 use std::ops::{Deref, DerefMut};
 
@@ -157,44 +158,36 @@ impl fmt::Debug for Move {
 pub const MAX_MOVES: usize = 256;
 
 /// A list of moves on the stack, so move generation never allocates.
+///
+/// Backed by an `ArrayVec`: creating one costs nothing, where a zero-filled array
+/// cost a 512-byte write per list, several lists per searched node.
 #[derive(Clone)]
 pub struct MoveList {
-    moves: [Move; MAX_MOVES],
-    len: usize,
+    moves: ArrayVec<Move, MAX_MOVES>,
 }
 
 impl MoveList {
     /// An empty list.
     #[inline]
     pub fn new() -> MoveList {
-        MoveList { moves: [Move::NULL; MAX_MOVES], len: 0 }
+        MoveList { moves: ArrayVec::new() }
     }
 
     /// Appends a move; silently ignores overflow beyond [`MAX_MOVES`], which legal chess never reaches.
     #[inline(always)]
     pub fn push(&mut self, m: Move) {
-        if self.len < MAX_MOVES {
-            self.moves[self.len] = m;
-            self.len += 1;
-        }
+        let _ = self.moves.try_push(m);
     }
 
     /// Removes all moves.
     #[inline]
     pub fn clear(&mut self) {
-        self.len = 0;
+        self.moves.clear();
     }
 
     /// Keeps the moves for which `keep` is true.
     pub fn retain(&mut self, mut keep: impl FnMut(Move) -> bool) {
-        let mut j = 0;
-        for i in 0..self.len {
-            if keep(self.moves[i]) {
-                self.moves[j] = self.moves[i];
-                j += 1;
-            }
-        }
-        self.len = j;
+        self.moves.retain(|m| keep(*m));
     }
 }
 
@@ -208,14 +201,14 @@ impl Deref for MoveList {
     type Target = [Move];
     #[inline]
     fn deref(&self) -> &[Move] {
-        &self.moves[..self.len]
+        &self.moves
     }
 }
 
 impl DerefMut for MoveList {
     #[inline]
     fn deref_mut(&mut self) -> &mut [Move] {
-        &mut self.moves[..self.len]
+        &mut self.moves
     }
 }
 
@@ -236,6 +229,27 @@ impl<'a> IntoIterator for &'a MoveList {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn move_list_keeps_order_filters_and_caps_at_capacity() {
+        let mut list = MoveList::new();
+        assert!(list.is_empty());
+        let moves: Vec<Move> = (0..MAX_MOVES as u16 + 40).map(|i| Move::from_raw(i + 1)).collect();
+        for &m in &moves {
+            list.push(m);
+        }
+        assert_eq!(list.len(), MAX_MOVES, "pushes past capacity are dropped");
+        assert_eq!(&list[..], &moves[..MAX_MOVES]);
+        list.retain(|m| m.raw() % 3 == 0);
+        let kept: Vec<Move> = moves[..MAX_MOVES].iter().copied().filter(|m| m.raw() % 3 == 0).collect();
+        assert_eq!(&list[..], &kept[..]);
+        list.swap(0, 1);
+        assert_eq!((list[0], list[1]), (kept[1], kept[0]));
+        list.clear();
+        assert!(list.is_empty());
+        list.push(moves[7]);
+        assert_eq!(&list[..], &[moves[7]]);
+    }
 
     #[test]
     fn encoding_round_trips() {

@@ -2,7 +2,9 @@
 //! (hash move, good captures, killers/counter/quiets by history, bad captures).
 
 use crate::eval::pawns::pawn_attacks;
+use arrayvec::ArrayVec;
 use bastion_core::attacks::{bishop_attacks, knight_attacks, rook_attacks};
+use bastion_core::moves::MAX_MOVES;
 use bastion_core::{Bitboard, CheckInfo, GenType, Move, MoveList, Position, Role, Square};
 
 /// Index of a (piece, destination) pair for continuation history; `NONE_CONT` for none.
@@ -155,7 +157,8 @@ pub struct MovePicker {
     stage: Stage,
     tt_move: Move,
     list: MoveList,
-    scores: [i32; 256],
+    /// Ordering score of each move of `list`, same index.
+    scores: ArrayVec<i32, MAX_MOVES>,
     idx: usize,
     bad: MoveList,
     bad_idx: usize,
@@ -171,7 +174,7 @@ impl MovePicker {
             stage: if tt_move.is_null() { Stage::GenNoisy } else { Stage::Tt },
             tt_move,
             list: MoveList::new(),
-            scores: [0; 256],
+            scores: ArrayVec::new(),
             idx: 0,
             bad: MoveList::new(),
             bad_idx: 0,
@@ -213,6 +216,7 @@ impl MovePicker {
                 Stage::GenNoisy => {
                     self.list.clear();
                     pos.generate_into(GenType::Noisy, &mut self.list);
+                    self.scores.clear();
                     for i in 0..self.list.len() {
                         let m = self.list[i];
                         let victim = if is_capture(pos, m) { captured_role(pos, m) } else { Role::Pawn };
@@ -223,7 +227,7 @@ impl MovePicker {
                         if let Some(pc) = pos.piece_at(m.from()) {
                             s += ctx.hist.capture[pc.index()][m.to().index()][victim.index()] as i32 / 16;
                         }
-                        self.scores[i] = s;
+                        self.scores.push(s);
                     }
                     self.idx = 0;
                     self.stage = Stage::GoodNoisy;
@@ -250,6 +254,7 @@ impl MovePicker {
                     }
                     self.list.clear();
                     pos.generate_into(GenType::Quiet, &mut self.list);
+                    self.scores.clear();
                     let us = pos.side_to_move().index();
                     let threats = ctx.threats.map(|check_info| (Threats::of(pos), check_info));
                     for i in 0..self.list.len() {
@@ -282,7 +287,7 @@ impl MovePicker {
                             }
                             s
                         };
-                        self.scores[i] = s;
+                        self.scores.push(s);
                     }
                     self.idx = 0;
                 }
