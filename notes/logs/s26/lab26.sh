@@ -1,0 +1,13 @@
+# Session 26: new self-play by c11 (sp26.csv, 20,000 games at 2,000 nodes, seed 2601, started by hand
+# in /work/data/s26), then one depth-7 moved-on round (1-8 random plies, seed 2602) and a held-out set.
+cd /work/data/s26
+while pgrep -f "tune --generate 20000" > /dev/null; do sleep 5; done
+B=../bastion-s25
+cut -d, -f1-3 ../sp26.csv > s26src.csv
+$B nnue label --data s26src.csv --out s26-d7r8.csv --depth 7 --random-plies 8 --seed 2602 --threads 2 > lab26.log 2>&1
+awk -F, 'NF>=4 && $3 % 10 == 0' s26-d7r8.csv > m26-val.csv
+awk -F, 'NF>=4 && $3 % 10 != 0' s26-d7r8.csv > n26-tr.csv
+awk -F, 'NF>=4 && $3 % 10 != 0' ../sp26.csv > sp26-tr.csv
+wc -l s26src.csv s26-d7r8.csv m26-val.csv n26-tr.csv sp26-tr.csv
+date
+echo done > lab26.done
