@@ -1,7 +1,7 @@
 # Session 25: shared by train25*.sh (sourced, run in /work/data/s25).
 B=../bastion-s25
-# Quantised loss of network $1 on each new held-out set.
-ev() { for v in g25-val.csv m25-val.csv m25b-val.csv; do printf " %s %s" ${v%-val.csv} $($B nnue train --data tiny.csv --validation $v --out /tmp/x.nnue --init "$1" --epochs 1 --lr 1e-12 --batch 4096 2>&1 | grep 'starting network' | awk '{print $NF}'); done; echo; }
+# Quantised loss of network $1 on each new held-out set (VALS overrides the list; session 26 sets it).
+ev() { for v in ${VALS:-g25-val.csv m25-val.csv m25b-val.csv}; do n=${v##*/}; printf " %s %s" ${n%-val.csv} $($B nnue train --data tiny.csv --validation $v --out /tmp/x.nnue --init "$1" --epochs 1 --lr 1e-12 --batch 4096 2>&1 | grep 'starting network' | awk '{print $NF}'); done; echo; }
 # Fine-tune c11 (built in) for each "DATA EPOCHS LR" argument, then gate the result.
 tune_and_gate() {
   for cfg in "$@"; do

@@ -1,8 +1,8 @@
 # Session 26: shared by train26.sh and train26b.sh (sourced, run in /work/data/s26).
-B=../bastion-s25
+# Session 25's gate (ev) on four held-out sets; tiny.csv is the first 200 lines of m26-val.csv.
 S=../s25
-# Quantised loss of network $1 on each held-out set (tiny.csv: the first 200 lines of m26-val.csv).
-ev() { for v in $S/g25-val.csv $S/m25-val.csv $S/m25b-val.csv m26-val.csv; do n=${v##*/}; printf " %s %s" ${n%-val.csv} $($B nnue train --data tiny.csv --validation $v --out /tmp/x.nnue --init "$1" --epochs 1 --lr 1e-12 --batch 4096 2>&1 | grep 'starting network' | awk '{print $NF}'); done; echo; }
+VALS="$S/g25-val.csv $S/m25-val.csv $S/m25b-val.csv m26-val.csv"
+. /work/main/notes/logs/s25/gate25-lib.sh
 # Train one candidate from "NAME INIT DATA EPOCHS LR", then gate it.
 run() {
   set -- $1
