@@ -3,11 +3,8 @@
 cd /work/data/s26
 while pgrep -f "tune --generate 20000" > /dev/null; do sleep 5; done
 B=../bastion-s25
-cut -d, -f1-3 ../sp26.csv > s26src.csv
-$B nnue label --data s26src.csv --out s26-d7r8.csv --depth 7 --random-plies 8 --seed 2602 --threads 2 > lab26.log 2>&1
-awk -F, 'NF>=4 && $3 % 10 == 0' s26-d7r8.csv > m26-val.csv
-awk -F, 'NF>=4 && $3 % 10 != 0' s26-d7r8.csv > n26-tr.csv
-awk -F, 'NF>=4 && $3 % 10 != 0' ../sp26.csv > sp26-tr.csv
+. /work/main/notes/logs/s26/round26-lib.sh
+moved_on_round 26 2602 lab26.log
 wc -l s26src.csv s26-d7r8.csv m26-val.csv n26-tr.csv sp26-tr.csv
 date
 echo done > lab26.done
