@@ -140,6 +140,9 @@ pub struct EngineOptions {
     pub multipv: usize,
     /// Milliseconds kept in reserve per move for communication delays.
     pub move_overhead_ms: u64,
+    /// Moves the remaining clock is spread over when the time control gives no
+    /// `movestogo` (hidden option `TimeHorizon`; smaller spends more per move early).
+    pub time_horizon: u64,
     /// Search feature switches.
     pub params: SearchParams,
 }
@@ -149,6 +152,13 @@ impl Default for EngineOptions {
         // 64 MiB: a game reuses the table for dozens of moves, and at 16 MiB a few
         // seconds of search already overwrite most of it (adopted in session 12 as part of
         // a measured bundle, not measured alone).
-        EngineOptions { hash_mb: 64, threads: 1, multipv: 1, move_overhead_ms: 30, params: SearchParams::default() }
+        EngineOptions {
+            hash_mb: 64,
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: 30,
+            time_horizon: 20,
+            params: SearchParams::default(),
+        }
     }
 }

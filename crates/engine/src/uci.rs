@@ -464,6 +464,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
             "threads" => spin(&value, 1, 256).map(|x| opts.threads = x as usize),
             "multipv" => spin(&value, 1, 256).map(|x| opts.multipv = x as usize),
             "move overhead" => spin(&value, 0, 5000).map(|x| opts.move_overhead_ms = x as u64),
+            "timehorizon" => spin(&value, 2, 100).map(|x| opts.time_horizon = x as u64),
             "contempt" => spin(&value, -200, 200).map(|x| opts.params.contempt = x as i32),
             "adcthreshold" => spin(&value, 1, 64).map(|x| opts.params.adc_threshold = x as usize),
             "lazymargin" => spin(&value, 0, 2000).map(|x| opts.params.lazy_margin = x as i32),

@@ -68,6 +68,7 @@ setoption name Threads
 setoption name NoSuchOption value 1
 setoption
 setoption name MultiPV value 99999999999999999999
+setoption name TimeHorizon value 1
 go depth banana wtime -5 movestogo x
 go depth 2 searchmoves zz
 go nodes
@@ -78,7 +79,8 @@ isready
 ";
     let out = run_session(input);
     let infos = out.iter().filter(|l| l.starts_with("info string")).count();
-    assert!(infos >= 12, "every bad command is reported: {out:#?}");
+    assert!(infos >= 13, "every bad command is reported: {out:#?}");
+    assert!(out.iter().any(|l| l.contains("TimeHorizon") && l.contains("outside")), "{out:#?}");
     // Every `go` produced exactly one bestmove, all legal.
     let best: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove")).collect();
     assert_eq!(best.len(), 4, "{out:#?}");

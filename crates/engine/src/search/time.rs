@@ -19,8 +19,9 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    /// Allocates time for a search by `side` under `limits`.
-    pub fn new(start: Instant, limits: &Limits, side: Color, overhead_ms: u64) -> TimeManager {
+    /// Allocates time for a search by `side` under `limits`, spreading the clock over
+    /// `horizon` moves when `limits` gives no `movestogo`.
+    pub fn new(start: Instant, limits: &Limits, side: Color, overhead_ms: u64, horizon: u64) -> TimeManager {
         if limits.infinite {
             return TimeManager { start, soft: None, hard: None, fixed: false };
         }
@@ -44,7 +45,7 @@ impl TimeManager {
             // what would otherwise be left on the clock at the end (measured in session 6).
             // The whole increment counts: with three quarters of it, games ended with
             // about a second unused (session 11).
-            let horizon = if mtg > 0 { mtg.min(40) as f64 } else { 20.0 };
+            let horizon = if mtg > 0 { mtg.min(40) as f64 } else { horizon.max(2) as f64 };
             let base = avail / horizon + inc as f64;
             (base.min(avail * 0.45), (base * 4.5).min(avail * 0.7))
         };
@@ -91,21 +92,36 @@ mod tests {
             [(1u64, 0u64, None), (50, 0, None), (1000, 0, Some(1)), (60_000, 1000, None), (300_000, 0, Some(40))]
         {
             let l = Limits { wtime_ms: Some(time), winc_ms: Some(inc), movestogo: mtg, ..Limits::default() };
-            let tm = TimeManager::new(start, &l, Color::White, 10);
+            let tm = TimeManager::new(start, &l, Color::White, 10, 20);
             let hard = tm.hard.unwrap().as_millis() as u64;
             assert!(hard <= time.saturating_sub(10).max(1), "hard {hard} for time {time}");
             assert!(tm.soft.unwrap() <= tm.hard.unwrap());
         }
         let l = Limits { movetime_ms: Some(100), ..Limits::default() };
-        let tm = TimeManager::new(start, &l, Color::Black, 10);
+        let tm = TimeManager::new(start, &l, Color::Black, 10, 20);
         assert_eq!(tm.hard, Some(Duration::from_millis(90)));
         assert!(TimeManager::new(
             start,
             &Limits { infinite: true, wtime_ms: Some(5), ..Limits::default() },
             Color::White,
-            0
+            0,
+            20
         )
         .hard
         .is_none());
+    }
+
+    #[test]
+    fn a_shorter_horizon_spends_more_now_and_movestogo_overrides_it() {
+        let start = Instant::now();
+        let l = Limits { btime_ms: Some(10_000), binc_ms: Some(100), ..Limits::default() };
+        let long = TimeManager::new(start, &l, Color::Black, 30, 20);
+        let short = TimeManager::new(start, &l, Color::Black, 30, 12);
+        assert!(short.soft > long.soft && short.hard > long.hard);
+        let l = Limits { movestogo: Some(10), ..l };
+        assert_eq!(
+            TimeManager::new(start, &l, Color::Black, 30, 20).soft,
+            TimeManager::new(start, &l, Color::Black, 30, 12).soft
+        );
     }
 }
