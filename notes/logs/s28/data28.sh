@@ -1,11 +1,12 @@
-# Session 28, last hour: more data for a later round, as session 27's data27.sh did (not used
-# this session): c11 self-play (seed 2801), then one depth-7 moved-on round (seed 2802).
-# Run in /work/data/s28.
+# Session 28, the time left after the games: more data for a later round, as session 27's
+# data27.sh did (not used this session). c11 self-play, 15,000 games, then one depth-7 moved-on
+# round (round26-lib.sh). Run in /work/data/s28.
+# Usage: bash data28.sh N GEN_SEED LABEL_SEED  (session 28: `28 2801 2802`, then `28b 2803 2804`)
 cd /work/data/s28
 B=../bastion-s28
-$B tune --generate 15000 --data ../sp28.csv --nodes 2000 --threads 2 --seed 2801 --scores > gen28.log 2>&1
+$B tune --generate 15000 --data ../sp$1.csv --nodes 2000 --threads 2 --seed $2 --scores > gen$1.log 2>&1
 . /work/main/notes/logs/s26/round26-lib.sh
-moved_on_round 28 2802 lab28.log
-wc -l ../sp28.csv s28-d7r8.csv m28-val.csv n28-tr.csv sp28-tr.csv
+moved_on_round $1 $3 lab$1.log
+wc -l ../sp$1.csv s$1-d7r8.csv m$1-val.csv n$1-tr.csv sp$1-tr.csv
 date
-echo done > data28.done
+echo done > data$1.done
