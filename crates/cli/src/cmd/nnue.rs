@@ -252,7 +252,12 @@ fn fit(a: TrainArgs) -> Result<()> {
     } else if let Some(init) = &a.init {
         let net =
             Network::by_name(&init.to_string_lossy()).with_context(|| format!("reading network {}", init.display()))?;
-        (FloatNetwork::from_network(&net), 0)
+        let mut net = FloatNetwork::from_network(&net);
+        let revived = net.revive_dead_units(a.seed);
+        if revived > 0 && !a.json {
+            println!("{revived} unused hidden units (a narrower network's) start from random weights");
+        }
+        (net, 0)
     } else {
         (FloatNetwork::random(a.seed), 0)
     };

@@ -116,7 +116,8 @@ pub struct Accumulator {
 }
 
 impl Network {
-    /// Reads a network from its file bytes (either version; see `docs/nnue-format.md`).
+    /// Reads a network from its file bytes (either version, any width up to [`HIDDEN`];
+    /// see `docs/nnue-format.md`).
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         let bad = |m: &str| NetworkError::Format(m.to_string());
         if bytes.len() < 16 {
@@ -129,18 +130,22 @@ impl Network {
         };
         let inputs = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")) as usize;
         let hidden = u32::from_le_bytes(bytes[12..16].try_into().expect("4 bytes")) as usize;
-        if inputs != INPUTS || hidden != HIDDEN {
-            return Err(NetworkError::Format(format!("shape {inputs}->{hidden}, this build reads {INPUTS}->{HIDDEN}")));
+        if inputs != INPUTS || hidden == 0 || hidden > HIDDEN {
+            return Err(NetworkError::Format(format!(
+                "shape {inputs}->{hidden}, this build reads {INPUTS}->{HIDDEN} or narrower"
+            )));
         }
-        let weights = 16 + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN * buckets);
+        let weights = 16 + 2 * (INPUTS * hidden + hidden + 2 * hidden * buckets);
         let want = weights + 4 * buckets;
         if bytes.len() != want {
             return Err(NetworkError::Format(format!("{} bytes, expected {want}", bytes.len())));
         }
         let mut words = bytes[16..weights].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
+        // A narrower network's missing units stay zero: they add nothing to the output,
+        // so it evaluates exactly as it did, and training can grow into them.
         let mut row = || {
             let mut r = [0i16; HIDDEN];
-            r.iter_mut().for_each(|x| *x = words.next().expect("length checked"));
+            r[..hidden].iter_mut().for_each(|x| *x = words.next().expect("length checked"));
             r
         };
         let ft_w = (0..INPUTS).map(|_| row()).collect();
@@ -496,6 +501,37 @@ mod tests {
             let b = bucket(pos.occupied().count());
             let only = Network::from_bytes(&version_one_bytes(&net, b)).unwrap();
             assert_eq!(net.evaluate(&pos), only.evaluate(&pos), "{fen}");
+        }
+    }
+
+    #[test]
+    fn a_narrower_network_loads_with_its_missing_units_zero() {
+        const W: usize = 64;
+        let net = Network::builtin();
+        let mut narrow = MAGIC.to_vec();
+        narrow.extend_from_slice(&(INPUTS as u32).to_le_bytes());
+        narrow.extend_from_slice(&(W as u32).to_le_bytes());
+        for r in net.ft_w.iter().chain(std::iter::once(&net.ft_b)).chain(net.out_w.iter().flatten()) {
+            r[..W].iter().for_each(|x| narrow.extend_from_slice(&x.to_le_bytes()));
+        }
+        net.out_b.iter().for_each(|b| narrow.extend_from_slice(&b.to_le_bytes()));
+        // The same network with every unit from W on zeroed.
+        let mut zeroed = (*net).clone();
+        let cut = |r: &mut [i16; HIDDEN]| r[W..].fill(0);
+        zeroed.ft_w.iter_mut().chain(std::iter::once(&mut zeroed.ft_b)).for_each(cut);
+        zeroed.out_w.iter_mut().flatten().for_each(cut);
+        let read = Network::from_bytes(&narrow).unwrap();
+        assert!(read.to_bytes() == zeroed.to_bytes());
+        let pos = Position::from_fen("r3k2r/pppq1ppp/2n5/8/8/2N5/PPPQ1PPP/R3K2R b KQkq - 0 1").unwrap();
+        assert_eq!(read.evaluate(&pos), zeroed.evaluate(&pos));
+        let mut short = narrow.clone();
+        short.pop();
+        assert!(Network::from_bytes(&short).is_err());
+        // No units, or more than this build has, is not a network it can read.
+        for hidden in [0, HIDDEN as u32 + 32] {
+            let mut bad = narrow.clone();
+            bad[12..16].copy_from_slice(&hidden.to_le_bytes());
+            assert!(Network::from_bytes(&bad).is_err(), "{hidden} units");
         }
     }
 

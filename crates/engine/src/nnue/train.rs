@@ -262,6 +262,11 @@ pub struct FloatNetwork {
     out_b: Vec<f32>,
 }
 
+/// A uniform random number in `-scale..scale` from the generator state `s`.
+fn uniform(s: &mut u64, scale: f32) -> f32 {
+    ((super::xorshift(s) >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0) * scale
+}
+
 /// Weights in the output layer per bucket.
 const OUT: usize = 2 * HIDDEN;
 
@@ -269,8 +274,7 @@ impl FloatNetwork {
     /// Small random weights from `seed`.
     pub fn random(seed: u64) -> FloatNetwork {
         let mut s = seed | 1;
-        let mut rnd =
-            move |scale: f32| ((super::xorshift(&mut s) >> 11) as f32 / (1u64 << 53) as f32 * 2.0 - 1.0) * scale;
+        let mut rnd = move |scale: f32| uniform(&mut s, scale);
         let ft = 1.0 / (INPUTS as f32).sqrt();
         let out = 1.0 / (2.0 * HIDDEN as f32).sqrt();
         FloatNetwork {
@@ -292,6 +296,28 @@ impl FloatNetwork {
             out_w: net.out_w.iter().flatten().flat_map(|row| f(row, QB)).collect(),
             out_b: net.out_b.iter().map(|&b| b as f32 / (QA * QB) as f32).collect(),
         }
+    }
+
+    /// Gives every dead hidden unit (all its weights zero, as the units a narrower network
+    /// lacks are when it is read) small random input weights from `seed`, so that training
+    /// can use it. Its output weights stay zero, so the network's output is unchanged.
+    /// Returns how many units were revived.
+    pub fn revive_dead_units(&mut self, seed: u64) -> usize {
+        let mut s = seed | 1;
+        let mut rnd = move |scale: f32| uniform(&mut s, scale);
+        let scale = 1.0 / (INPUTS as f32).sqrt();
+        let mut revived = 0;
+        for j in 0..HIDDEN {
+            let dead = self.ft_b[j] == 0.0
+                && (0..INPUTS).all(|i| self.ft_w[i * HIDDEN + j] == 0.0)
+                && (0..2 * BUCKETS).all(|k| self.out_w[k * HIDDEN + j] == 0.0);
+            if dead {
+                (0..INPUTS).for_each(|i| self.ft_w[i * HIDDEN + j] = rnd(scale));
+                self.ft_b[j] = rnd(scale);
+                revived += 1;
+            }
+        }
+        revived
     }
 
     /// All weights zero (gradient sums and Adam moments start here).
@@ -620,6 +646,30 @@ mod tests {
         assert!(back.to_bytes() == net.to_bytes(), "dequantised network quantises to something else");
         let trained = FloatNetwork::random(3).quantise();
         assert!(FloatNetwork::from_network(&trained).quantise().to_bytes() == trained.to_bytes());
+    }
+
+    #[test]
+    fn dead_units_are_revived_without_changing_the_output() {
+        let data = tiny_data();
+        let mut net = FloatNetwork::from_network(&Network::builtin());
+        // Units from 40 on die, as a 40-unit network's missing units are when it is read.
+        for j in 40..HIDDEN {
+            (0..INPUTS).for_each(|i| net.ft_w[i * HIDDEN + j] = 0.0);
+            net.ft_b[j] = 0.0;
+            (0..2 * BUCKETS).for_each(|k| net.out_w[k * HIDDEN + j] = 0.0);
+        }
+        let mut acc = vec![0.0; 2 * HIDDEN];
+        let before: Vec<f32> =
+            (0..data.len()).map(|i| net.forward(data.inputs(i), data.white_to_move[i], &mut acc)).collect();
+        let mut revived = net.clone();
+        assert_eq!(revived.revive_dead_units(9), HIDDEN - 40);
+        assert!((40..HIDDEN).all(|j| revived.ft_w[3 * HIDDEN + j] != 0.0 || revived.ft_w[700 * HIDDEN + j] != 0.0));
+        for (i, &y) in before.iter().enumerate() {
+            assert_eq!(revived.forward(data.inputs(i), data.white_to_move[i], &mut acc), y, "position {i}");
+        }
+        // Live units are left alone, and reviving twice does nothing more.
+        assert_eq!(revived.revive_dead_units(9), 0);
+        assert_eq!(FloatNetwork::random(4).revive_dead_units(9), 0);
     }
 
     #[test]
