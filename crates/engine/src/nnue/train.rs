@@ -304,7 +304,6 @@ impl FloatNetwork {
     /// Returns how many units were revived.
     pub fn revive_dead_units(&mut self, seed: u64) -> usize {
         let mut s = seed | 1;
-        let mut rnd = move |scale: f32| uniform(&mut s, scale);
         let scale = 1.0 / (INPUTS as f32).sqrt();
         let mut revived = 0;
         for j in 0..HIDDEN {
@@ -312,8 +311,8 @@ impl FloatNetwork {
                 && (0..INPUTS).all(|i| self.ft_w[i * HIDDEN + j] == 0.0)
                 && (0..2 * BUCKETS).all(|k| self.out_w[k * HIDDEN + j] == 0.0);
             if dead {
-                (0..INPUTS).for_each(|i| self.ft_w[i * HIDDEN + j] = rnd(scale));
-                self.ft_b[j] = rnd(scale);
+                (0..INPUTS).for_each(|i| self.ft_w[i * HIDDEN + j] = uniform(&mut s, scale));
+                self.ft_b[j] = uniform(&mut s, scale);
                 revived += 1;
             }
         }
