@@ -106,6 +106,11 @@ struct TrainArgs {
     /// Continue from the checkpoint next to `--out` (at the epoch it records).
     #[arg(long, conflicts_with = "init")]
     resume: bool,
+    /// In each epoch, show half the positions without castling rights mirrored left to right
+    /// (a different half each epoch): a free second example of each, as chess without
+    /// castling is symmetric that way.
+    #[arg(long)]
+    mirror_files: bool,
     /// Start from this network file instead of random weights (fine-tuning); `<internal>`
     /// is the built-in network.
     #[arg(long)]
@@ -261,7 +266,14 @@ fn fit(a: TrainArgs) -> Result<()> {
     } else {
         (FloatNetwork::random(a.seed), 0)
     };
-    let cfg = TrainConfig { epochs: a.epochs, batch: a.batch, lr: a.lr, threads: a.threads, seed: a.seed };
+    let cfg = TrainConfig {
+        epochs: a.epochs,
+        batch: a.batch,
+        lr: a.lr,
+        threads: a.threads,
+        seed: a.seed,
+        mirror_files: a.mirror_files,
+    };
     let mut trainer = Trainer::new(net);
     // Fine-tuning is judged against where it started, so that loss is reported first.
     let start_loss = a.init.is_some().then(|| trainer.quantised_loss(&val));

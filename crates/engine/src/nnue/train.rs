@@ -32,6 +32,9 @@ pub struct Dataset {
     ends: Vec<u32>,
     /// Side to move is White.
     white_to_move: Vec<bool>,
+    /// No castling rights: the position mirrored left to right is as good a training example
+    /// (the inputs cannot show castling rights, but a mirrored right would be a different game).
+    mirrorable: Vec<bool>,
     /// Target win probability for the side to move.
     target: Vec<f32>,
     /// Squared error of the hand-written evaluation against the targets, summed.
@@ -60,6 +63,7 @@ impl Dataset {
         self.ends.push(self.feats.len() as u32);
         let white = pos.side_to_move() == Color::White;
         self.white_to_move.push(white);
+        self.mirrorable.push(pos.castling().is_empty());
         let target = if white { white_target } else { 1.0 - white_target };
         self.target.push(target);
         if reference {
@@ -428,14 +432,33 @@ impl Grad {
     }
 }
 
-/// Loss and gradient of `net` on positions `idx` of `data`, added to `g`.
-fn accumulate(net: &FloatNetwork, data: &Dataset, idx: &[u32], g: &mut Grad) {
+/// Whether position `i` is seen mirrored left to right under the salt `salt` (half of the
+/// mirrorable positions, a different half for each salt; none without a salt).
+fn mirrored(data: &Dataset, i: usize, salt: Option<u64>) -> bool {
+    salt.is_some_and(|s| data.mirrorable[i] && (i as u64 ^ s).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 63 == 1)
+}
+
+/// The input of the same piece on the same rank, other file (a ↔ h): only the file bits change.
+#[inline(always)]
+fn mirror_file(f: u16) -> u16 {
+    f ^ 7
+}
+
+/// Loss and gradient of `net` on positions `idx` of `data`, added to `g`; with `salt`, half the
+/// positions without castling rights are seen mirrored left to right ([`mirrored`]).
+fn accumulate(net: &FloatNetwork, data: &Dataset, idx: &[u32], salt: Option<u64>, g: &mut Grad) {
+    let mut flipped = Vec::with_capacity(32);
     let mut acc = vec![0.0f32; 2 * HIDDEN];
     let mut dacc = vec![0.0f32; 2 * HIDDEN];
     let k = SCALE as f32 / WDL_CP;
     for &i in idx {
         let i = i as usize;
-        let inputs = data.inputs(i);
+        let mut inputs = data.inputs(i);
+        if mirrored(data, i, salt) {
+            flipped.clear();
+            flipped.extend(inputs.iter().map(|&f| mirror_file(f)));
+            inputs = &flipped;
+        }
         let white = data.white_to_move[i];
         let y = net.forward(inputs, white, &mut acc);
         let p = sigmoid(y * k);
@@ -477,6 +500,10 @@ pub struct TrainConfig {
     pub threads: usize,
     /// Seed for the initial weights and the shuffles.
     pub seed: u64,
+    /// Show half the positions without castling rights mirrored left to right in each epoch (a
+    /// different half each time): chess without castling is symmetric that way, so this doubles
+    /// the examples the data holds.
+    pub mirror_files: bool,
 }
 
 /// Adam state for all weights.
@@ -500,7 +527,7 @@ impl Trainer {
             return 0.0;
         }
         let idx: Vec<u32> = (0..data.len() as u32).collect();
-        self.gradient(data, &idx, threads).loss / data.len() as f64
+        self.gradient(data, &idx, None, threads).loss / data.len() as f64
     }
 
     /// Mean loss of the quantised network (what the engine runs) on `data`.
@@ -518,7 +545,7 @@ impl Trainer {
         sum / data.len().max(1) as f64
     }
 
-    fn gradient(&self, data: &Dataset, idx: &[u32], threads: usize) -> Grad {
+    fn gradient(&self, data: &Dataset, idx: &[u32], salt: Option<u64>, threads: usize) -> Grad {
         let per = idx.len().div_ceil(threads.max(1)).max(1);
         let mut grads: Vec<Grad> = std::thread::scope(|s| {
             let hs: Vec<_> = idx
@@ -526,7 +553,7 @@ impl Trainer {
                 .map(|chunk| {
                     s.spawn(move || {
                         let mut g = Grad::new();
-                        accumulate(&self.net, data, chunk, &mut g);
+                        accumulate(&self.net, data, chunk, salt, &mut g);
                         g
                     })
                 })
@@ -550,9 +577,10 @@ impl Trainer {
         for i in (1..idx.len()).rev() {
             idx.swap(i, (super::xorshift(&mut s) % (i as u64 + 1)) as usize);
         }
+        let salt = cfg.mirror_files.then_some(shuffle_seed);
         let mut loss = 0.0;
         for batch in idx.chunks(cfg.batch.max(1)) {
-            let g = self.gradient(data, batch, cfg.threads);
+            let g = self.gradient(data, batch, salt, cfg.threads);
             loss += g.loss;
             self.adam(g, lr, batch.len() as f32);
         }
@@ -621,8 +649,8 @@ mod tests {
         // Put some hidden units into the curved part of the activation.
         tr.net.ft_b.iter_mut().for_each(|b| *b += 0.5);
         let idx: Vec<u32> = (0..data.len() as u32).collect();
-        let g = tr.gradient(&data, &idx, 2);
-        let loss = |t: &Trainer| t.gradient(&data, &idx, 1).loss;
+        let g = tr.gradient(&data, &idx, None, 2);
+        let loss = |t: &Trainer| t.gradient(&data, &idx, None, 1).loss;
         // The positions use output buckets 7 (full boards) and 0 (king and pawn v king).
         let checks: [(usize, usize); 7] =
             [(0, 5 * HIDDEN + 3), (0, (64 + 12) * HIDDEN + 1), (1, 7), (2, 200), (2, 7 * OUT + 300), (3, 0), (3, 7)];
@@ -636,6 +664,62 @@ mod tests {
             let analytic = [&g.d.ft_w, &g.d.ft_b, &g.d.out_w, &g.d.out_b][which][j] as f64;
             assert!((numeric - analytic).abs() < 1e-3 + 0.02 * analytic.abs(), "{which}/{j}: {numeric} vs {analytic}");
         }
+    }
+
+    /// `fen` with every rank read right to left (files a ↔ h); castling rights are dropped.
+    fn fen_mirrored_left_right(fen: &str) -> String {
+        let f: Vec<&str> = fen.split(' ').collect();
+        let board: Vec<String> = f[0].split('/').map(|r| r.chars().rev().collect()).collect();
+        let ep = match f[3].as_bytes() {
+            [file, rank] => format!("{}{}", (b'h' - (file - b'a')) as char, *rank as char),
+            _ => "-".into(),
+        };
+        format!("{} {} - {ep} {} {}", board.join("/"), f[1], f[4], f[5])
+    }
+
+    #[test]
+    fn mirrored_training_sees_each_position_as_its_left_right_mirror() {
+        let fens = [
+            "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1",
+            "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w - - 0 9",
+            "8/5pk1/6p1/3Pp3/1r6/5P2/6PK/R7 w - e6 0 40",
+            "r3k2r/pppq1ppp/2n1bn2/3p4/3P4/2N1BN2/PPPQ1PPP/R3K2R w KQkq - 4 9",
+        ];
+        let (mut data, mut mirror) = (Dataset::default(), Dataset::default());
+        for fen in fens {
+            data.push(&Position::from_fen(fen).unwrap(), 0.7, false);
+            mirror.push(&Position::from_fen(&fen_mirrored_left_right(fen)).unwrap(), 0.7, false);
+        }
+        assert_eq!(data.mirrorable, [true, true, true, false], "castling rights are not mirrored");
+        for (i, fen) in fens.iter().enumerate().take(3) {
+            let mut flipped: Vec<u16> = data.inputs(i).iter().map(|&f| mirror_file(f)).collect();
+            let mut want = mirror.inputs(i).to_vec();
+            flipped.sort_unstable();
+            want.sort_unstable();
+            assert_eq!(flipped, want, "{fen}");
+        }
+        // Under a salt, a position is seen either as it is or exactly as its mirror.
+        let net = FloatNetwork::random(5);
+        let one = |d: &Dataset, i: u32, salt| {
+            let mut g = Grad::new();
+            accumulate(&net, d, &[i], salt, &mut g);
+            g.loss
+        };
+        for salt in 1..40u64 {
+            for i in 0..3 {
+                let want =
+                    if mirrored(&data, i as usize, Some(salt)) { one(&mirror, i, None) } else { one(&data, i, None) };
+                assert!((one(&data, i, Some(salt)) - want).abs() < 1e-9, "salt {salt}, position {i}");
+            }
+            assert!(!mirrored(&data, 3, Some(salt)));
+        }
+        // About half the positions are mirrored for a salt, and a position's side changes with the salt.
+        let many = Dataset { mirrorable: vec![true; 10_000], ..Dataset::default() };
+        let count = |salt| (0..10_000).filter(|&i| mirrored(&many, i, Some(salt))).count();
+        assert!((4_700..5_300).contains(&count(11)), "{}", count(11));
+        let changed = (0..10_000).filter(|&i| mirrored(&many, i, Some(11)) != mirrored(&many, i, Some(12))).count();
+        assert!((4_000..6_000).contains(&changed), "{changed}");
+        assert_eq!((0..10_000).filter(|&i| mirrored(&many, i, None)).count(), 0);
     }
 
     #[test]
@@ -674,7 +758,7 @@ mod tests {
     #[test]
     fn training_reduces_loss_and_quantised_net_agrees_with_float() {
         let data = tiny_data();
-        let cfg = TrainConfig { epochs: 200, batch: 4, lr: 0.01, threads: 1, seed: 1 };
+        let cfg = TrainConfig { epochs: 200, batch: 4, lr: 0.01, threads: 1, seed: 1, mirror_files: false };
         let mut tr = Trainer::new(FloatNetwork::random(cfg.seed));
         let before = tr.loss(&data, 1);
         for e in 0..cfg.epochs {
