@@ -4,15 +4,7 @@
 # every bucket, so it starts at n2's exact output) and runs q3's recipe (all31, lr 1e-4, 10 epochs,
 # --mirror-files), so q3 is the control without buckets. k1 pulls the buckets together by 1e-4 of
 # their spread after each step (about 0.6 an epoch); k2 leaves them free.
-# bastion-s33 is the native build of this session's branch. Run in /work/data/s31.
-cd /work/data/s31
-while read name init data epochs lr extra; do
-  [ -f $name.nnue ] && continue
-  ../bastion-s33 nnue train --data $data.csv --validation m30c-val.csv --out $name.nnue --init $init \
-    --epochs $epochs --batch 4096 --lr $lr --threads 2 $extra > train-$name.log 2>&1
-done <<LIST
-${LIST:-k1 ../s29/n2.nnue all31 10 0.0001 --mirror-files --king-bucket-pull 0.0001
-k2 ../s29/n2.nnue all31 10 0.0001 --mirror-files}
-LIST
-date
-echo done > train33.done
+# bastion-s33 is the native build with king-buckets-s33.diff applied. train31.sh runs the list
+# (in /work/data/s31).
+B=${B:-../bastion-s33} DONE=${DONE:-train33} LIST=${LIST:-'k1 ../s29/n2.nnue all31 10 0.0001 --mirror-files --king-bucket-pull 0.0001
+k2 ../s29/n2.nnue all31 10 0.0001 --mirror-files'} bash /work/main/notes/logs/s31/train31.sh
