@@ -16,7 +16,7 @@ pub mod tt;
 
 pub use book::{BookLoader, BookProber};
 pub use mate_prover::{MateBudget, MateProver};
-pub use options::{EngineOptions, SearchParams};
+pub use options::{EngineOptions, Margins, SearchParams};
 pub use score::Score;
 pub use search::{Engine, Limits, PvLine, ScoreBound, SearchControl, SearchInfo, SearchResult};
 pub use tb::{TbProber, Wdl};

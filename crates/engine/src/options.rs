@@ -4,6 +4,97 @@
 /// Accessor of one boolean switch in [`SearchParams`].
 pub type SwitchField = fn(&mut SearchParams) -> &mut bool;
 
+/// Accessor of one integer constant in [`Margins`].
+pub type MarginField = fn(&mut Margins) -> &mut i32;
+
+/// One tunable constant: hidden UCI option name, accessor and allowed range.
+pub struct MarginSpec {
+    /// The hidden UCI option's name.
+    pub name: &'static str,
+    /// Getter/setter of the field.
+    pub field: MarginField,
+    /// Smallest value accepted.
+    pub min: i32,
+    /// Largest value accepted.
+    pub max: i32,
+}
+
+/// The integer constants of the search's pruning and extension rules, in centipawns
+/// unless named otherwise. They are hidden UCI options so that a tuner (SPSA through
+/// `bastion match`) can vary them without a rebuild; the defaults are the hand-set values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Margins {
+    /// Razoring: drop to quiescence when `eval + base + mul·depth < alpha` …
+    pub razor_base: i32,
+    /// … (the per-depth part).
+    pub razor_mul: i32,
+    /// Reverse futility: prune when `eval − mul·(depth − improving) ≥ beta`.
+    pub rfp_mul: i32,
+    /// Null move is tried when `static eval ≥ beta − 20·depth + margin`.
+    pub nmp_margin: i32,
+    /// Null-move reduction grows by one per this much of `eval − beta` (at most 3).
+    pub nmp_eval_div: i32,
+    /// Futility pruning of quiet moves: `eval + base + mul·lmr_depth ≤ alpha` …
+    pub futility_base: i32,
+    /// … (the per-depth part).
+    pub futility_mul: i32,
+    /// Quiet moves with a history below `−this·depth` are pruned near the leaves.
+    pub hist_prune: i32,
+    /// Quiet moves losing more than `this·lmr_depth²` by SEE are pruned.
+    pub see_quiet: i32,
+    /// Captures losing more than `this·depth` by SEE are pruned.
+    pub see_capture: i32,
+    /// A singular move is extended twice when the others fail this far below.
+    pub singular_double: i32,
+    /// History points per ply of reduction removed from a quiet move.
+    pub lmr_hist_div: i32,
+}
+
+impl Default for Margins {
+    fn default() -> Self {
+        Margins {
+            razor_base: 200,
+            razor_mul: 250,
+            rfp_mul: 90,
+            nmp_margin: 150,
+            nmp_eval_div: 200,
+            futility_base: 110,
+            futility_mul: 100,
+            hist_prune: 4000,
+            see_quiet: 20,
+            see_capture: 90,
+            singular_double: 25,
+            lmr_hist_div: 6000,
+        }
+    }
+}
+
+impl Margins {
+    /// The tunable constants with their hidden UCI option names and ranges.
+    pub fn specs() -> &'static [MarginSpec] {
+        &MARGIN_SPECS
+    }
+}
+
+const fn spec(name: &'static str, field: MarginField, min: i32, max: i32) -> MarginSpec {
+    MarginSpec { name, field, min, max }
+}
+
+static MARGIN_SPECS: [MarginSpec; 12] = [
+    spec("RazorBase", |m| &mut m.razor_base, 0, 1000),
+    spec("RazorMul", |m| &mut m.razor_mul, 0, 1000),
+    spec("RfpMul", |m| &mut m.rfp_mul, 10, 500),
+    spec("NmpMargin", |m| &mut m.nmp_margin, -500, 1000),
+    spec("NmpEvalDiv", |m| &mut m.nmp_eval_div, 20, 2000),
+    spec("FutilityBase", |m| &mut m.futility_base, 0, 1000),
+    spec("FutilityMul", |m| &mut m.futility_mul, 10, 1000),
+    spec("HistPrune", |m| &mut m.hist_prune, 100, 50000),
+    spec("SeeQuiet", |m| &mut m.see_quiet, 0, 500),
+    spec("SeeCapture", |m| &mut m.see_capture, 0, 1000),
+    spec("SingularDouble", |m| &mut m.singular_double, 0, 500),
+    spec("LmrHistDiv", |m| &mut m.lmr_hist_div, 500, 50000),
+];
+
 /// Feature switches and a few tunable constants of the search.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchParams {
@@ -61,6 +152,8 @@ pub struct SearchParams {
     pub lazy_margin: i32,
     /// Contempt in centipawns: draws count as this much worse for the side to move at the root.
     pub contempt: i32,
+    /// The pruning and extension constants.
+    pub margins: Margins,
 }
 
 impl Default for SearchParams {
@@ -93,6 +186,7 @@ impl Default for SearchParams {
             qsearch_checks: true,
             lazy_margin: 400,
             contempt: 0,
+            margins: Margins::default(),
         }
     }
 }

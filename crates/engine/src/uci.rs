@@ -8,7 +8,7 @@
 use crate::book::{BookLoader, BookProber};
 use crate::mate_prover::{proved_mate_line, MateBudget, MateProver};
 use crate::nnue::Network;
-use crate::options::{EngineOptions, SearchParams};
+use crate::options::{EngineOptions, Margins, SearchParams};
 use crate::score::Score;
 use crate::search::{Engine, Limits, ScoreBound, SearchControl, SearchInfo};
 use crate::tb::TbProber;
@@ -487,7 +487,11 @@ impl<W: Write + Send + 'static> UciSession<W> {
             "matesolver" if self.mate_prover.is_some() => check(&value).map(|b| self.use_mate_prover = b),
             _ => match SearchParams::switches().iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)) {
                 Some((_, field)) => check(&value).map(|b| *field(&mut opts.params) = b),
-                None => Err("unknown option".to_string()),
+                None => match Margins::specs().iter().find(|s| s.name.eq_ignore_ascii_case(&name)) {
+                    Some(s) => spin(&value, s.min.into(), s.max.into())
+                        .map(|x| *(s.field)(&mut opts.params.margins) = x as i32),
+                    None => Err("unknown option".to_string()),
+                },
             },
         };
         match result {

@@ -367,3 +367,32 @@ fn eval_file_loads_a_network_and_rejects_bad_files() {
     assert!(out.iter().any(|l| l.starts_with("bestmove ") && l != "bestmove 0000"), "{out:?}");
     assert!(out.iter().any(|l| l.contains("EvalFile") && l.contains("not a Bastion network")), "{out:?}");
 }
+
+/// Nodes of the last `info … nodes N` line of a session's output.
+fn last_nodes(out: &[String]) -> u64 {
+    let info = out.iter().rev().find(|l| l.starts_with("info depth")).expect("an info line");
+    let words: Vec<&str> = info.split_whitespace().collect();
+    let i = words.iter().position(|w| *w == "nodes").expect("nodes field");
+    words[i + 1].parse().unwrap()
+}
+
+#[test]
+fn margin_options_change_the_tree_and_reject_bad_values() {
+    let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 8";
+    let go = format!("position fen {fen}\ngo depth 9\nisready\n");
+    let default = last_nodes(&run_session(&go));
+    // Setting every margin to its default value is the same search.
+    let same: String = bastion_engine::Margins::specs()
+        .iter()
+        .map(|s| format!("setoption name {} value {}\n", s.name, (s.field)(&mut bastion_engine::Margins::default())))
+        .collect();
+    assert_eq!(last_nodes(&run_session(&format!("{same}{go}"))), default);
+    // Wider futility and reverse-futility margins prune less: a different, larger tree.
+    let wide = last_nodes(&run_session(&format!(
+        "setoption name FutilityBase value 600\nsetoption name RfpMul value 400\n{go}"
+    )));
+    assert!(wide > default, "wide margins {wide} vs default {default}");
+    let out = run_session("setoption name RfpMul value 5\nsetoption name SeeQuiet value x\nisready\n");
+    assert!(out.iter().any(|l| l.contains("RfpMul") && l.contains("outside")), "{out:#?}");
+    assert!(out.iter().any(|l| l.contains("SeeQuiet") && l.contains("not a number")), "{out:#?}");
+}

@@ -306,7 +306,7 @@ impl Worker {
 
         if !PV && !in_check && excluded.is_null() {
             // Razoring.
-            if p.razoring && depth <= 3 && eval_est + 200 + 250 * depth < alpha {
+            if p.razoring && depth <= 3 && eval_est + p.margins.razor_base + p.margins.razor_mul * depth < alpha {
                 let v = self.qsearch::<false>(sh, pos, alpha - 1, alpha, ply, true);
                 if v < alpha {
                     return v;
@@ -315,7 +315,7 @@ impl Worker {
             // Reverse futility pruning.
             if p.reverse_futility
                 && depth <= 6
-                && eval_est - 90 * (depth - improving as i32) >= beta
+                && eval_est - p.margins.rfp_mul * (depth - improving as i32) >= beta
                 && eval_est < TB_WIN_IN_MAX
                 && beta > -TB_WIN_IN_MAX
             {
@@ -325,7 +325,7 @@ impl Worker {
             if p.null_move
                 && depth >= 3
                 && eval_est >= beta
-                && static_eval >= beta - 20 * depth + 150
+                && static_eval >= beta - 20 * depth + p.margins.nmp_margin
                 && ply >= self.nmp_min_ply
                 && ply > 0
                 && !self.stack[ply - 1].mv.is_null()
@@ -334,7 +334,7 @@ impl Worker {
                 // Few legal moves smell of zugzwang, where passing is no lower bound.
                 && pos.count_legal_moves() > 3
             {
-                let mut r = 3 + depth / 4 + ((eval_est - beta) / 200).min(3);
+                let mut r = 3 + depth / 4 + ((eval_est - beta) / p.margins.nmp_eval_div).min(3);
                 if p.adc && self.stack[ply].adc {
                     r += 1;
                 }
@@ -457,16 +457,21 @@ impl Worker {
                         picker.skip_quiets();
                         continue;
                     }
-                    if p.futility && !in_check && lmr_depth <= 7 && eval_est + 110 + 100 * lmr_depth <= alpha {
+                    if p.futility
+                        && !in_check
+                        && lmr_depth <= 7
+                        && eval_est + p.margins.futility_base + p.margins.futility_mul * lmr_depth <= alpha
+                    {
                         continue;
                     }
-                    if p.history && lmr_depth <= 3 && hist < -4000 * depth && !full_width {
+                    if p.history && lmr_depth <= 3 && hist < -p.margins.hist_prune * depth && !full_width {
                         continue;
                     }
-                    if p.see_pruning && lmr_depth <= 7 && !pos.see_ge(m, -20 * lmr_depth * lmr_depth) {
+                    if p.see_pruning && lmr_depth <= 7 && !pos.see_ge(m, -p.margins.see_quiet * lmr_depth * lmr_depth) {
                         continue;
                     }
-                } else if p.see_pruning && depth <= 7 && !gives_check && !pos.see_ge(m, -90 * depth) {
+                } else if p.see_pruning && depth <= 7 && !gives_check && !pos.see_ge(m, -p.margins.see_capture * depth)
+                {
                     continue;
                 }
             }
@@ -492,7 +497,7 @@ impl Worker {
                     }
                     if v < sbeta {
                         ext = 1;
-                        if !PV && v < sbeta - 25 {
+                        if !PV && v < sbeta - p.margins.singular_double {
                             ext = 2;
                         }
                     } else if sbeta >= beta {
@@ -535,7 +540,7 @@ impl Worker {
                 r -= gives_check as i32;
                 r -= (tt_pv && !PV) as i32;
                 if quiet {
-                    r -= hist / 6000;
+                    r -= hist / p.margins.lmr_hist_div;
                 } else {
                     r /= 2;
                 }
