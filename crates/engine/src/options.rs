@@ -1,5 +1,5 @@
-//! Engine configuration: user options and the switches of each search feature
-//! (exposed as hidden UCI options so their value can be measured by ablation).
+//! Engine configuration: user options, the switches of each search feature and the
+//! pruning margins (both exposed as hidden UCI options, for ablation and tuning).
 
 /// Accessor of one boolean switch in [`SearchParams`].
 pub type SwitchField = fn(&mut SearchParams) -> &mut bool;

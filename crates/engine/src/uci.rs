@@ -485,14 +485,15 @@ impl<W: Write + Send + 'static> UciSession<W> {
             "bookfile" => self.set_book_file(&value),
             "evalfile" => self.set_eval_file(&value),
             "matesolver" if self.mate_prover.is_some() => check(&value).map(|b| self.use_mate_prover = b),
-            _ => match SearchParams::switches().iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)) {
-                Some((_, field)) => check(&value).map(|b| *field(&mut opts.params) = b),
-                None => match Margins::specs().iter().find(|s| s.name.eq_ignore_ascii_case(&name)) {
-                    Some(s) => spin(&value, s.min.into(), s.max.into())
-                        .map(|x| *(s.field)(&mut opts.params.margins) = x as i32),
-                    None => Err("unknown option".to_string()),
-                },
-            },
+            _ => {
+                if let Some((_, field)) = SearchParams::switches().iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)) {
+                    check(&value).map(|b| *field(&mut opts.params) = b)
+                } else if let Some(s) = Margins::specs().iter().find(|s| s.name.eq_ignore_ascii_case(&name)) {
+                    spin(&value, s.min.into(), s.max.into()).map(|x| *(s.field)(&mut opts.params.margins) = x as i32)
+                } else {
+                    Err("unknown option".to_string())
+                }
+            }
         };
         match result {
             Ok(()) => {

@@ -17,7 +17,8 @@ import subprocess
 import sys
 import time
 
-# name: (start, c, min, max) -- start is the engine's default; c about a tenth of a sensible range.
+# name: (start, c, min, max) -- start and the range mirror `Margins` in options.rs (hidden options cannot
+# be listed over UCI, and the engine refuses values outside its ranges); c about a tenth of a sensible range.
 PARAMS = {
     "RazorBase": (200, 40, 0, 1000),
     "RazorMul": (250, 40, 0, 1000),
