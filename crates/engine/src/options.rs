@@ -152,6 +152,9 @@ pub struct SearchParams {
     pub lazy_margin: i32,
     /// Contempt in centipawns: draws count as this much worse for the side to move at the root.
     pub contempt: i32,
+    /// Per cent of the network's score kept with no pieces left (hidden option `EndgameEvalPct`;
+    /// 100 = off): below [`crate::eval::FULL_WEIGHT_MATERIAL`] scores shrink linearly toward it.
+    pub endgame_eval_pct: i32,
     /// The pruning and extension constants.
     pub margins: Margins,
 }
@@ -186,6 +189,7 @@ impl Default for SearchParams {
             qsearch_checks: true,
             lazy_margin: 400,
             contempt: 0,
+            endgame_eval_pct: 100,
             margins: Margins::default(),
         }
     }

@@ -204,9 +204,10 @@ impl<W: Write + Send + 'static> UciSession<W> {
             "eval" => {
                 let pos = &self.pos;
                 let mut by = "hand-written";
+                let pct = self.opts.params.endgame_eval_pct;
                 let v = crate::eval::evaluate_by(pos, self.net.as_deref(), &mut crate::eval::PawnCache::new(), |n| {
                     by = "network";
-                    n.evaluate(pos)
+                    crate::eval::shrink_in_endgames(pos, n.evaluate(pos), pct)
                 });
                 self.say(&format!("info string static eval {v} cp (side to move, {by} evaluation)"));
             }
@@ -468,6 +469,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
             "contempt" => spin(&value, -200, 200).map(|x| opts.params.contempt = x as i32),
             "adcthreshold" => spin(&value, 1, 64).map(|x| opts.params.adc_threshold = x as usize),
             "lazymargin" => spin(&value, 0, 2000).map(|x| opts.params.lazy_margin = x as i32),
+            "endgameevalpct" => spin(&value, 25, 100).map(|x| opts.params.endgame_eval_pct = x as i32),
             "ponder" => check(&value).map(|_| ()),
             "uci_chess960" => check(&value).map(|b| {
                 self.chess960 = b;

@@ -396,3 +396,22 @@ fn margin_options_change_the_tree_and_reject_bad_values() {
     assert!(out.iter().any(|l| l.contains("RfpMul") && l.contains("outside")), "{out:#?}");
     assert!(out.iter().any(|l| l.contains("SeeQuiet") && l.contains("not a number")), "{out:#?}");
 }
+
+/// `EndgameEvalPct` shrinks the network's score in an ending, leaves the opening alone and
+/// reports a bad value.
+#[test]
+fn endgame_eval_pct_scales_endings_only() {
+    let eval_of = |opts: &str, fen: &str| -> i64 {
+        let out = run_session(&format!("{opts}position fen {fen}\neval\nisready\n"));
+        let line = out.iter().find(|l| l.contains("static eval")).expect("an eval line");
+        line.split_whitespace().nth(4).unwrap().parse().unwrap()
+    };
+    let ending = "8/6k1/7p/5p2/1r3P1K/R4P1P/5P2/8 w - - 7 51";
+    let opening = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    let half = "setoption name EndgameEvalPct value 50\n";
+    let (full, shrunk) = (eval_of("", ending), eval_of(half, ending));
+    assert!(full > 0 && shrunk > 0 && shrunk < full, "{full} -> {shrunk}");
+    assert_eq!(eval_of(half, opening), eval_of("", opening));
+    let out = run_session("setoption name EndgameEvalPct value 0\nisready\n");
+    assert!(out.iter().any(|l| l.contains("EndgameEvalPct") && l.contains("outside")), "{out:#?}");
+}
