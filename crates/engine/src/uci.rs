@@ -205,10 +205,11 @@ impl<W: Write + Send + 'static> UciSession<W> {
                 let pos = &self.pos;
                 let mut by = "hand-written";
                 let pct = self.opts.params.endgame_eval_pct;
-                let v = crate::eval::evaluate_by(pos, self.net.as_deref(), &mut crate::eval::PawnCache::new(), |n| {
-                    by = "network";
-                    crate::eval::shrink_in_endgames(pos, n.evaluate(pos), pct)
-                });
+                let v =
+                    crate::eval::evaluate_by(pos, self.net.as_deref(), &mut crate::eval::PawnCache::new(), pct, |n| {
+                        by = "network";
+                        n.evaluate(pos)
+                    });
                 self.say(&format!("info string static eval {v} cp (side to move, {by} evaluation)"));
             }
             "debug" | "register" => {}

@@ -142,19 +142,20 @@ pub fn evaluate_lazy(pos: &Position, cache: &mut PawnCache, alpha: i32, beta: i3
 
 /// The static evaluation for the side to move when a network may be loaded:
 /// `network(net)` gives the network's score, used except where [`prefers_hand_written`];
-/// the material scale of [`scale_factor`] is applied to it where it says the material is
-/// drawn or nearly so (scale below 32): the network learns typical positions and does not
-/// know these rare draws.
+/// it is shrunk in endings by [`shrink_in_endgames`] with `endgame_pct`, and the material
+/// scale of [`scale_factor`] is applied to it where it says the material is drawn or nearly
+/// so (scale below 32): the network learns typical positions and does not know these rare draws.
 #[inline]
 pub fn evaluate_by(
     pos: &Position,
     net: Option<&Network>,
     cache: &mut PawnCache,
+    endgame_pct: i32,
     network: impl FnOnce(&Network) -> i32,
 ) -> i32 {
     match net {
         Some(n) if !prefers_hand_written(pos) => {
-            let v = network(n);
+            let v = shrink_in_endgames(pos, network(n), endgame_pct);
             // No endgame rule applies here (else `prefers_hand_written`): only material can scale.
             let white = if pos.side_to_move() == Color::White { v } else { -v };
             let strong = if white >= 0 { Color::White } else { Color::Black };
@@ -555,7 +556,7 @@ mod tests {
         let by = |fen: &str| {
             let pos = Position::from_fen(fen).unwrap();
             let mut used = false;
-            let v = evaluate_by(&pos, Some(&net), &mut PawnCache::new(), |n| {
+            let v = evaluate_by(&pos, Some(&net), &mut PawnCache::new(), 100, |n| {
                 used = true;
                 n.evaluate(&pos)
             });
