@@ -159,6 +159,7 @@ impl Worker {
                 continue;
             }
             let child = pos.play(m);
+            sh.tt.prefetch(child.key());
             self.push_key(child.key());
             self.stack[ply].mv = m;
             self.stack[ply].cont = cont_index(pos, m);
