@@ -60,6 +60,7 @@ faults = {side: {"time": 0, "illegal": 0, "crash": 0} for side in engines}
 score = {"w": 0, "d": 0, "l": 0}
 terminations = {}
 min_left = {side: math.inf for side in engines}
+short_games = {side: 0 for side in engines}
 log = open(args.log, "a")
 pgn_out = open(args.pgn, "a")
 
@@ -71,6 +72,7 @@ for g in range(args.games):
     clock = {chess.WHITE: base_s, chess.BLACK: base_s}
     result, reason = None, None
     game_id = object()
+    low = {chess.WHITE: base_s, chess.BLACK: base_s}
     while result is None:
         outcome = board.outcome(claim_draw=True)
         if outcome is not None:
@@ -104,6 +106,7 @@ for g in range(args.games):
         spent = time.perf_counter() - t0
         clock[mover] -= spent
         min_left[side] = min(min_left[side], clock[mover])
+        low[mover] = min(low[mover], clock[mover])
         if move is None or move not in board.legal_moves:
             if move is not None:
                 faults[side]["illegal"] += 1
@@ -131,9 +134,12 @@ for g in range(args.games):
     game.headers["Result"] = result
     game.headers["Termination"] = reason
     game.headers["TimeControl"] = args.tc
+    for colour, side in side_of.items():
+        short_games[side] += low[colour] < 0.1
     print(game, file=pgn_out, end="\n\n", flush=True)
     print(f"game {g + 1} {names[side_of[chess.WHITE]]}-{names[side_of[chess.BLACK]]} {result} {reason} "
           f"plies {board.ply()} clocks {clock[chess.WHITE]:.3f}/{clock[chess.BLACK]:.3f} "
+          f"lowest {low[chess.WHITE]:.3f}/{low[chess.BLACK]:.3f} "
           f"total +{score['w']} ={score['d']} -{score['l']}", file=log, flush=True)
 
 for e in engines.values():
@@ -145,5 +151,5 @@ print("terminations:", ", ".join(f"{k} {v}" for k, v in sorted(terminations.item
 for side in engines:
     f = faults[side]
     print(f"{names[side]}: time losses {f['time']}, illegal moves {f['illegal']}, crashes/hangs {f['crash']}, "
-          f"lowest clock after a move {min_left[side]:.3f} s")
+          f"lowest clock after a move {min_left[side]:.3f} s, games with under 0.1 s left {short_games[side]}")
 print(f"summary: {n} games, +{score['w']} ={score['d']} -{score['l']}", file=log, flush=True)
