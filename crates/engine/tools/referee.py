@@ -105,7 +105,6 @@ for g in range(args.games):
             move, reason = None, f"hang:{side}"
         spent = time.perf_counter() - t0
         clock[mover] -= spent
-        min_left[side] = min(min_left[side], clock[mover])
         low[mover] = min(low[mover], clock[mover])
         if move is None or move not in board.legal_moves:
             if move is not None:
@@ -135,6 +134,7 @@ for g in range(args.games):
     game.headers["Termination"] = reason
     game.headers["TimeControl"] = args.tc
     for colour, side in side_of.items():
+        min_left[side] = min(min_left[side], low[colour])
         short_games[side] += low[colour] < 0.1
     print(game, file=pgn_out, end="\n\n", flush=True)
     print(f"game {g + 1} {names[side_of[chess.WHITE]]}-{names[side_of[chess.BLACK]]} {result} {reason} "
