@@ -155,6 +155,9 @@ pub struct SearchParams {
     /// Per cent of the network's score kept with no pieces left (hidden option `EndgameEvalPct`;
     /// 100 = off): below [`crate::eval::FULL_WEIGHT_MATERIAL`] scores shrink linearly toward it.
     pub endgame_eval_pct: i32,
+    /// Per cent of the hand-written evaluation mixed into the network's score (hidden
+    /// option `HandEvalPct`; 0 = off).
+    pub hand_eval_pct: i32,
     /// The pruning and extension constants.
     pub margins: Margins,
 }
@@ -190,6 +193,7 @@ impl Default for SearchParams {
             lazy_margin: 400,
             contempt: 0,
             endgame_eval_pct: 100,
+            hand_eval_pct: 0,
             margins: Margins::default(),
         }
     }

@@ -204,12 +204,12 @@ impl<W: Write + Send + 'static> UciSession<W> {
             "eval" => {
                 let pos = &self.pos;
                 let mut by = "hand-written";
-                let pct = self.opts.params.endgame_eval_pct;
-                let v =
-                    crate::eval::evaluate_by(pos, self.net.as_deref(), &mut crate::eval::PawnCache::new(), pct, |n| {
-                        by = "network";
-                        n.evaluate(pos)
-                    });
+                let (pct, hand) = (self.opts.params.endgame_eval_pct, self.opts.params.hand_eval_pct);
+                let mut cache = crate::eval::PawnCache::new();
+                let v = crate::eval::evaluate_by(pos, self.net.as_deref(), &mut cache, pct, hand, |n| {
+                    by = "network";
+                    n.evaluate(pos)
+                });
                 self.say(&format!("info string static eval {v} cp (side to move, {by} evaluation)"));
             }
             "debug" | "register" => {}
@@ -471,6 +471,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
             "adcthreshold" => spin(&value, 1, 64).map(|x| opts.params.adc_threshold = x as usize),
             "lazymargin" => spin(&value, 0, 2000).map(|x| opts.params.lazy_margin = x as i32),
             "endgameevalpct" => spin(&value, 25, 100).map(|x| opts.params.endgame_eval_pct = x as i32),
+            "handevalpct" => spin(&value, 0, 100).map(|x| opts.params.hand_eval_pct = x as i32),
             "ponder" => check(&value).map(|_| ()),
             "uci_chess960" => check(&value).map(|b| {
                 self.chess960 = b;

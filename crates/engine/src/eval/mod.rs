@@ -142,7 +142,8 @@ pub fn evaluate_lazy(pos: &Position, cache: &mut PawnCache, alpha: i32, beta: i3
 
 /// The static evaluation for the side to move when a network may be loaded:
 /// `network(net)` gives the network's score, used except where [`prefers_hand_written`];
-/// it is shrunk in endings by [`shrink_in_endgames`] with `endgame_pct`, and the material
+/// it is shrunk in endings by [`shrink_in_endgames`] with `endgame_pct`, mixed with
+/// `hand_written_pct` per cent of the hand-written [`evaluate`], and the material
 /// scale of [`scale_factor`] is applied to it where it says the material is drawn or nearly
 /// so (scale below 32): the network learns typical positions and does not know these rare draws.
 #[inline]
@@ -151,11 +152,15 @@ pub fn evaluate_by(
     net: Option<&Network>,
     cache: &mut PawnCache,
     endgame_pct: i32,
+    hand_written_pct: i32,
     network: impl FnOnce(&Network) -> i32,
 ) -> i32 {
     match net {
         Some(n) if !prefers_hand_written(pos) => {
-            let v = shrink_in_endgames(pos, network(n), endgame_pct);
+            let mut v = shrink_in_endgames(pos, network(n), endgame_pct);
+            if hand_written_pct > 0 {
+                v = (v * (100 - hand_written_pct) + evaluate(pos, cache) * hand_written_pct) / 100;
+            }
             // No endgame rule applies here (else `prefers_hand_written`): only material can scale.
             let white = if pos.side_to_move() == Color::White { v } else { -v };
             let strong = if white >= 0 { Color::White } else { Color::Black };
@@ -556,7 +561,7 @@ mod tests {
         let by = |fen: &str| {
             let pos = Position::from_fen(fen).unwrap();
             let mut used = false;
-            let v = evaluate_by(&pos, Some(&net), &mut PawnCache::new(), 100, |n| {
+            let v = evaluate_by(&pos, Some(&net), &mut PawnCache::new(), 100, 0, |n| {
                 used = true;
                 n.evaluate(&pos)
             });
