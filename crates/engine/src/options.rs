@@ -158,6 +158,9 @@ pub struct SearchParams {
     /// Per cent of the hand-written evaluation mixed into the network's score (hidden
     /// option `HandEvalPct`; 0 = off).
     pub hand_eval_pct: i32,
+    /// Centipawns taken from the network's score for the side to move (hidden option
+    /// `NetTempo`; 0 = off).
+    pub net_tempo: i32,
     /// The pruning and extension constants.
     pub margins: Margins,
 }
@@ -194,12 +197,22 @@ impl Default for SearchParams {
             contempt: 0,
             endgame_eval_pct: 100,
             hand_eval_pct: 0,
+            net_tempo: 0,
             margins: Margins::default(),
         }
     }
 }
 
 impl SearchParams {
+    /// The network adjustments these parameters ask for.
+    pub fn net_adjust(&self) -> crate::eval::NetAdjust {
+        crate::eval::NetAdjust {
+            endgame_pct: self.endgame_eval_pct,
+            hand_pct: self.hand_eval_pct,
+            tempo: self.net_tempo,
+        }
+    }
+
     /// The boolean switches as `(UCI option name, getter/setter)` for the UCI layer.
     pub fn switches() -> &'static [(&'static str, SwitchField)] {
         &[

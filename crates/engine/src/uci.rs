@@ -204,9 +204,9 @@ impl<W: Write + Send + 'static> UciSession<W> {
             "eval" => {
                 let pos = &self.pos;
                 let mut by = "hand-written";
-                let (pct, hand) = (self.opts.params.endgame_eval_pct, self.opts.params.hand_eval_pct);
+                let adjust = self.opts.params.net_adjust();
                 let mut cache = crate::eval::PawnCache::new();
-                let v = crate::eval::evaluate_by(pos, self.net.as_deref(), &mut cache, pct, hand, |n| {
+                let v = crate::eval::evaluate_by(pos, self.net.as_deref(), &mut cache, adjust, |n| {
                     by = "network";
                     n.evaluate(pos)
                 });
@@ -472,6 +472,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
             "lazymargin" => spin(&value, 0, 2000).map(|x| opts.params.lazy_margin = x as i32),
             "endgameevalpct" => spin(&value, 25, 100).map(|x| opts.params.endgame_eval_pct = x as i32),
             "handevalpct" => spin(&value, 0, 100).map(|x| opts.params.hand_eval_pct = x as i32),
+            "nettempo" => spin(&value, -100, 100).map(|x| opts.params.net_tempo = x as i32),
             "ponder" => check(&value).map(|_| ()),
             "uci_chess960" => check(&value).map(|b| {
                 self.chess960 = b;

@@ -140,10 +140,28 @@ pub fn evaluate_lazy(pos: &Position, cache: &mut PawnCache, alpha: i32, beta: i3
     evaluate_with(pos, &params::WEIGHTS, Some(cache), &mut NoTrace, Some((alpha, beta, margin)))
 }
 
+/// How [`evaluate_by`] adjusts the network's score; each field is a hidden UCI option, so
+/// its worth can be measured in games.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NetAdjust {
+    /// Per cent of the score kept with no pieces left (`EndgameEvalPct`; 100 = off).
+    pub endgame_pct: i32,
+    /// Per cent of the hand-written evaluation mixed in (`HandEvalPct`; 0 = off).
+    pub hand_pct: i32,
+    /// Centipawns taken from the side to move's score (`NetTempo`; 0 = off).
+    pub tempo: i32,
+}
+
+impl Default for NetAdjust {
+    fn default() -> Self {
+        NetAdjust { endgame_pct: 100, hand_pct: 0, tempo: 0 }
+    }
+}
+
 /// The static evaluation for the side to move when a network may be loaded:
 /// `network(net)` gives the network's score, used except where [`prefers_hand_written`];
-/// it is shrunk in endings by [`shrink_in_endgames`] with `endgame_pct`, mixed with
-/// `hand_written_pct` per cent of the hand-written [`evaluate`], and the material
+/// `adjust.tempo` is taken from it, it is shrunk in endings by [`shrink_in_endgames`] with
+/// `adjust.endgame_pct`, mixed with `adjust.hand_pct` per cent of the hand-written [`evaluate`], and the material
 /// scale of [`scale_factor`] is applied to it where it says the material is drawn or nearly
 /// so (scale below 32): the network learns typical positions and does not know these rare draws.
 #[inline]
@@ -151,15 +169,14 @@ pub fn evaluate_by(
     pos: &Position,
     net: Option<&Network>,
     cache: &mut PawnCache,
-    endgame_pct: i32,
-    hand_written_pct: i32,
+    adjust: NetAdjust,
     network: impl FnOnce(&Network) -> i32,
 ) -> i32 {
     match net {
         Some(n) if !prefers_hand_written(pos) => {
-            let mut v = shrink_in_endgames(pos, network(n), endgame_pct);
-            if hand_written_pct > 0 {
-                v = (v * (100 - hand_written_pct) + evaluate(pos, cache) * hand_written_pct) / 100;
+            let mut v = shrink_in_endgames(pos, network(n) - adjust.tempo, adjust.endgame_pct);
+            if adjust.hand_pct > 0 {
+                v = (v * (100 - adjust.hand_pct) + evaluate(pos, cache) * adjust.hand_pct) / 100;
             }
             // No endgame rule applies here (else `prefers_hand_written`): only material can scale.
             let white = if pos.side_to_move() == Color::White { v } else { -v };
@@ -561,7 +578,7 @@ mod tests {
         let by = |fen: &str| {
             let pos = Position::from_fen(fen).unwrap();
             let mut used = false;
-            let v = evaluate_by(&pos, Some(&net), &mut PawnCache::new(), 100, 0, |n| {
+            let v = evaluate_by(&pos, Some(&net), &mut PawnCache::new(), NetAdjust::default(), |n| {
                 used = true;
                 n.evaluate(&pos)
             });
@@ -587,6 +604,27 @@ mod tests {
         // KB v K: the hand-written evaluation's dead draw.
         let (used, v, _) = by("8/8/8/4k3/8/8/8/2B1K3 w - - 0 1");
         assert!(!used && v == 0, "{v}");
+    }
+
+    /// `hand_written_pct` mixes the hand-written score into the network's: 0 is the network
+    /// alone, 100 the hand-written evaluation alone, values between a weighted mean; a
+    /// tempo comes off the network's part.
+    #[test]
+    fn hand_written_pct_mixes_the_two_evaluations() {
+        let net = Network::builtin();
+        let pos = Position::from_fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9").unwrap();
+        let by = |hand_pct, tempo| {
+            let adjust = NetAdjust { hand_pct, tempo, ..NetAdjust::default() };
+            evaluate_by(&pos, Some(&net), &mut PawnCache::new(), adjust, |n| n.evaluate(&pos))
+        };
+        let mix = |pct| by(pct, 0);
+        let (nn, hand) = (net.evaluate(&pos), evaluate(&pos, &mut PawnCache::new()));
+        assert_ne!(nn, hand, "the test needs two different scores");
+        assert_eq!(mix(0), nn);
+        assert_eq!(mix(100), hand);
+        assert_eq!(mix(30), (nn * 70 + hand * 30) / 100);
+        assert_eq!(by(0, 15), nn - 15, "the tempo comes off the side to move's score");
+        assert_eq!(by(30, 15), ((nn - 15) * 70 + hand * 30) / 100);
     }
 
     /// Network scores shrink only with few pieces left, by at most `pct`, and not at 100.

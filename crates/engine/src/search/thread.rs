@@ -111,8 +111,8 @@ impl Worker {
     #[inline]
     pub fn evaluate(&mut self, sh: &Shared, pos: &Position, ply: usize) -> i32 {
         let stack = &mut self.nnue;
-        let (pct, hand) = (self.params.endgame_eval_pct, self.params.hand_eval_pct);
-        crate::eval::evaluate_by(pos, sh.net, &mut self.pawns, pct, hand, |net| stack.evaluate(net, pos, ply))
+        let adjust = self.params.net_adjust();
+        crate::eval::evaluate_by(pos, sh.net, &mut self.pawns, adjust, |net| stack.evaluate(net, pos, ply))
     }
 
     /// `raw` corrected by what searches found in positions with the same pawns and the same material.
