@@ -152,15 +152,10 @@ pub struct SearchParams {
     pub lazy_margin: i32,
     /// Contempt in centipawns: draws count as this much worse for the side to move at the root.
     pub contempt: i32,
-    /// Per cent of the network's score kept with no pieces left (hidden option `EndgameEvalPct`;
-    /// 100 = off): below [`crate::eval::FULL_WEIGHT_MATERIAL`] scores shrink linearly toward it.
-    pub endgame_eval_pct: i32,
-    /// Per cent of the hand-written evaluation mixed into the network's score (hidden
-    /// option `HandEvalPct`; 0 = off).
-    pub hand_eval_pct: i32,
-    /// Centipawns taken from the network's score for the side to move (hidden option
-    /// `NetTempo`; 0 = off).
-    pub net_tempo: i32,
+    /// Adjustments to the network's score (hidden options `EndgameEvalPct`, `HandEvalPct`,
+    /// `NetTempo`; all off by default). Below [`crate::eval::FULL_WEIGHT_MATERIAL`] scores
+    /// shrink linearly toward `endgame_pct`.
+    pub net_adjust: crate::eval::NetAdjust,
     /// The pruning and extension constants.
     pub margins: Margins,
 }
@@ -195,24 +190,13 @@ impl Default for SearchParams {
             qsearch_checks: true,
             lazy_margin: 400,
             contempt: 0,
-            endgame_eval_pct: 100,
-            hand_eval_pct: 0,
-            net_tempo: 0,
+            net_adjust: crate::eval::NetAdjust::default(),
             margins: Margins::default(),
         }
     }
 }
 
 impl SearchParams {
-    /// The network adjustments these parameters ask for.
-    pub fn net_adjust(&self) -> crate::eval::NetAdjust {
-        crate::eval::NetAdjust {
-            endgame_pct: self.endgame_eval_pct,
-            hand_pct: self.hand_eval_pct,
-            tempo: self.net_tempo,
-        }
-    }
-
     /// The boolean switches as `(UCI option name, getter/setter)` for the UCI layer.
     pub fn switches() -> &'static [(&'static str, SwitchField)] {
         &[

@@ -204,7 +204,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
             "eval" => {
                 let pos = &self.pos;
                 let mut by = "hand-written";
-                let adjust = self.opts.params.net_adjust();
+                let adjust = self.opts.params.net_adjust;
                 let mut cache = crate::eval::PawnCache::new();
                 let v = crate::eval::evaluate_by(pos, self.net.as_deref(), &mut cache, adjust, |n| {
                     by = "network";
@@ -470,9 +470,9 @@ impl<W: Write + Send + 'static> UciSession<W> {
             "contempt" => spin(&value, -200, 200).map(|x| opts.params.contempt = x as i32),
             "adcthreshold" => spin(&value, 1, 64).map(|x| opts.params.adc_threshold = x as usize),
             "lazymargin" => spin(&value, 0, 2000).map(|x| opts.params.lazy_margin = x as i32),
-            "endgameevalpct" => spin(&value, 25, 100).map(|x| opts.params.endgame_eval_pct = x as i32),
-            "handevalpct" => spin(&value, 0, 100).map(|x| opts.params.hand_eval_pct = x as i32),
-            "nettempo" => spin(&value, -100, 100).map(|x| opts.params.net_tempo = x as i32),
+            "endgameevalpct" => spin(&value, 25, 100).map(|x| opts.params.net_adjust.endgame_pct = x as i32),
+            "handevalpct" => spin(&value, 0, 100).map(|x| opts.params.net_adjust.hand_pct = x as i32),
+            "nettempo" => spin(&value, -100, 100).map(|x| opts.params.net_adjust.tempo = x as i32),
             "ponder" => check(&value).map(|_| ()),
             "uci_chess960" => check(&value).map(|b| {
                 self.chess960 = b;

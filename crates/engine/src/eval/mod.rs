@@ -606,7 +606,7 @@ mod tests {
         assert!(!used && v == 0, "{v}");
     }
 
-    /// `hand_written_pct` mixes the hand-written score into the network's: 0 is the network
+    /// `NetAdjust::hand_pct` mixes the hand-written score into the network's: 0 is the network
     /// alone, 100 the hand-written evaluation alone, values between a weighted mean; a
     /// tempo comes off the network's part.
     #[test]

@@ -111,7 +111,7 @@ impl Worker {
     #[inline]
     pub fn evaluate(&mut self, sh: &Shared, pos: &Position, ply: usize) -> i32 {
         let stack = &mut self.nnue;
-        let adjust = self.params.net_adjust();
+        let adjust = self.params.net_adjust;
         crate::eval::evaluate_by(pos, sh.net, &mut self.pawns, adjust, |net| stack.evaluate(net, pos, ply))
     }
 
