@@ -6,14 +6,15 @@
 //! built-in network's raw output and `hce` the hand-written evaluation: the search's own
 //! correction to the static score is kept, and the static part moves `p` of the way to the
 //! hand-written one (session 39 fitted `p` = 0.30 on game results). Positions in check and
-//! those the hand-written evaluation already owns keep their score. Lines without a score
-//! are dropped.
+//! those the hand-written evaluation already owns keep their score, as do mate
+//! labels. Lines without a score are dropped.
 //!
 //! ```text
 //! cargo run --release -p bastion-engine --example distill40 -- [PCT] < sp.csv > distilled.csv
 //! ```
 use bastion_core::{Color, Position};
 use bastion_engine::eval::{evaluate, prefers_hand_written, PawnCache};
+use bastion_engine::nnue::train::LABEL_CP_MAX;
 use bastion_engine::nnue::Network;
 use std::io::{BufRead, Write};
 
@@ -31,7 +32,7 @@ fn main() {
         }
         let (Ok(pos), Ok(score)) = (Position::from_fen(f[0]), f[3].parse::<i32>()) else { continue };
         let mut label = score;
-        if !pos.in_check() && !prefers_hand_written(&pos) && score.abs() < 3000 {
+        if !pos.in_check() && !prefers_hand_written(&pos) && score.abs() < LABEL_CP_MAX {
             let sign = if pos.side_to_move() == Color::White { 1 } else { -1 };
             let delta = evaluate(&pos, &mut cache) - net.evaluate(&pos);
             label += sign * delta * pct / 100;

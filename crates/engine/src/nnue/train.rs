@@ -18,6 +18,8 @@ use std::path::Path;
 /// Centipawns per unit of the win-probability logistic (fitted to the self-play data
 /// by the Texel tuner: K = 2.63 on a 400 cp scale).
 pub const WDL_CP: f32 = 152.0;
+/// Largest |label| in centipawns: search scores are clamped to it and mates written as it.
+pub const LABEL_CP_MAX: i32 = 3000;
 /// Largest |output weight| (keeps the quantised dot product inside i16 products).
 const OUT_CLIP: f32 = 127.0 / QB as f32;
 /// Largest |input weight or bias| (keeps accumulators far from i16 overflow).
@@ -240,15 +242,15 @@ fn label_line(engine: &mut Engine, line: &str, depth: i32, random_plies: usize, 
     engine.clear();
     let r = engine.search(&pos, &[], &Limits::depth(depth), &mut |_| {});
     let cp = match r.score {
-        Score::Cp(v) => v.clamp(-3000, 3000),
-        Score::Mate(n) if n > 0 => 3000,
-        Score::Mate(_) => -3000,
+        Score::Cp(v) => v.clamp(-LABEL_CP_MAX, LABEL_CP_MAX),
+        Score::Mate(n) if n > 0 => LABEL_CP_MAX,
+        Score::Mate(_) => -LABEL_CP_MAX,
     };
     let white_cp = if pos.side_to_move() == Color::White { cp } else { -cp };
     if random_plies == 0 {
         return format!("{line},{white_cp}");
     }
-    if r.best.is_none_or(|m| crate::tune::is_noisy(&pos, m)) || cp.abs() >= 3000 {
+    if r.best.is_none_or(|m| crate::tune::is_noisy(&pos, m)) || cp.abs() >= LABEL_CP_MAX {
         return String::new();
     }
     let game = parts.nth(1).unwrap_or("").trim();
