@@ -82,7 +82,9 @@ fn estimate(dist: &[(f64, u64)], confidence: f64) -> Option<EloEstimate> {
         return None;
     }
     let (n, mean, var) = mean_variance(dist)?;
-    let stderr = (var / n).sqrt();
+    // One sample shows no spread: its variance of zero would claim an exact result
+    // (a live report printed "± 0.0" after the first pair), so the interval is unbounded.
+    let stderr = if n < 2.0 { f64::INFINITY } else { (var / n).sqrt() };
     let z = normal_quantile(0.5 + confidence / 2.0);
     // Build the interval on the score scale, where the normal approximation
     // applies, and only then map it to Elo; clamping keeps a huge interval
@@ -99,9 +101,13 @@ fn estimate(dist: &[(f64, u64)], confidence: f64) -> Option<EloEstimate> {
     })
 }
 
-/// Probability that the true score exceeds ½, by the normal approximation.
+/// Probability that the true score exceeds ½, by the normal approximation; `None`
+/// with fewer than two samples, which give no estimate of the spread.
 fn los_normal(dist: &[(f64, u64)]) -> Option<f64> {
     let (n, mean, var) = mean_variance(dist)?;
+    if n < 2.0 {
+        return None;
+    }
     let stderr = (var / n).sqrt();
     if stderr == 0.0 {
         // Every sample identical: all evidence points one way (or nowhere).
@@ -267,7 +273,7 @@ impl Pentanomial {
 
     /// Likelihood of superiority from the normal approximation of the
     /// pair-score distribution, `Φ((mean - ½) / stderr)` (as fastchess does
-    /// for pentanomial results). `None` before the first pair.
+    /// for pentanomial results). `None` before the second pair: one pair shows no spread.
     pub fn los(&self) -> Option<f64> {
         los_normal(&self.distribution())
     }
@@ -430,6 +436,22 @@ mod tests {
         let one = Wdl::new(1, 0, 1).elo_estimate().unwrap();
         assert_eq!(one.lower, f64::NEG_INFINITY);
         assert_eq!(one.upper, f64::INFINITY);
+    }
+
+    #[test]
+    fn a_single_pair_claims_no_precision() {
+        // One pair (a loss and a draw) and nothing else: the point estimate stands, but
+        // neither an error bar nor a likelihood of superiority can come from one sample.
+        let one = Pentanomial::new([0, 1, 0, 0, 0]);
+        let est = one.elo_estimate().unwrap();
+        assert!(close(est.score, 0.25, 1e-12));
+        assert!(est.elo.is_finite() && est.elo < 0.0);
+        assert_eq!((est.lower, est.upper), (f64::NEG_INFINITY, f64::INFINITY));
+        assert_eq!(one.los(), None);
+        // A second pair gives a spread, and both come back.
+        let two = Pentanomial::new([0, 1, 1, 0, 0]);
+        assert!(two.elo_estimate().unwrap().error_margin().is_finite());
+        assert!(two.los().unwrap() < 0.5);
     }
 
     #[test]
