@@ -1,6 +1,6 @@
-# Session 47 (rule47.md), same as sf46.sh:: S512 on the exp-512 PGO build against Stockfish 2850 at 10+0.1, 1 thread
+# Session 47 (rule47.md), same as sf46.sh: S512 on the exp-512 PGO build against Stockfish 2850 at 10+0.1, 1 thread
 # each, two games at a time, openings FROM..TO of openings.epd with both colours, in /work/data/s46.
-# Usage: FROM=1 TO=30 bash sf46.sh
+# Usage: FROM=1 TO=30 bash sf47.sh
 cd ${DIR:-/work/data/s46}
 tag=sf47-$FROM-$TO
 sed -n ${FROM},${TO}p /work/shared/data/openings.epd > open$FROM-$TO.epd
