@@ -19,7 +19,7 @@ use std::sync::{Arc, OnceLock};
 /// Inputs per perspective: 2 colours (own, other) × 6 roles × 64 squares.
 pub const INPUTS: usize = 768;
 /// Hidden units per perspective.
-pub const HIDDEN: usize = 256;
+pub const HIDDEN: usize = 512;
 /// Quantisation of the input layer (an activation of 1.0 is `QA`).
 pub const QA: i32 = 255;
 /// Quantisation of the output weights.
@@ -248,7 +248,8 @@ impl Network {
         let b = bucket(pieces);
         let (us, them) = (&acc.v[stm.index()], &acc.v[1 - stm.index()]);
         let sum = screlu_dot(us, &self.out_w[b][0]) + screlu_dot(them, &self.out_w[b][1]);
-        (sum / QA + self.out_b[b]) * SCALE / (QA * QB)
+        let cp = (sum / QA as i64 + self.out_b[b] as i64) * SCALE as i64 / (QA * QB) as i64;
+        cp.clamp(i32::MIN as i64, i32::MAX as i64) as i32
     }
 
     /// Evaluates `pos` from scratch (no incremental state), for the side to move.
@@ -300,15 +301,24 @@ fn sub(a: &mut [i16; HIDDEN], w: &[i16; HIDDEN]) {
 /// [`Network::update`]. Each pick is `is_x86_feature_detected!`: std caches the CPUID answer, so
 /// it costs one relaxed load and an always-predicted branch, and a build that already enables
 /// AVX2 (target-cpu=native) folds it to `true`.
+///
+/// Each [`DOT_CHUNK`] units are summed in an i32 and the chunk totals in an i64, so the result
+/// is exact for the trainer's weights at any width.
 #[inline(always)]
-fn screlu_dot(x: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
+fn screlu_dot(x: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i64 {
+    let (xs, ws) = (x.as_chunks::<DOT_CHUNK>().0, w.as_chunks::<DOT_CHUNK>().0);
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: `screlu_dot_avx2` needs only AVX2, which the CPU was just seen to have.
-        return unsafe { screlu_dot_avx2(x, w) };
+        return xs.iter().zip(ws).map(|(x, w)| unsafe { screlu_dot_avx2(x, w) } as i64).sum();
     }
-    screlu_dot_scalar(x, w)
+    xs.iter().zip(ws).map(|(x, w)| screlu_dot_scalar(x, w) as i64).sum()
 }
+
+/// Units whose products one i32 holds: 256 · 255² · 128 < 2³¹ for the trainer's output
+/// weights (|w| ≤ 127).
+const DOT_CHUNK: usize = 256;
+const _: () = assert!(HIDDEN.is_multiple_of(DOT_CHUNK));
 
 /// Σ clamp(x, 0, QA)² · w with AVX2, bit-identical to [`screlu_dot_scalar`] for every input.
 ///
@@ -323,15 +333,15 @@ fn screlu_dot(x: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
 /// The CPU must support AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-unsafe fn screlu_dot_avx2(x: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
+unsafe fn screlu_dot_avx2(x: &[i16; DOT_CHUNK], w: &[i16; DOT_CHUNK]) -> i32 {
     use std::arch::x86_64::*;
-    const _: () = assert!(HIDDEN.is_multiple_of(32) && QA <= 255);
+    const _: () = assert!(DOT_CHUNK.is_multiple_of(32) && QA <= 255);
     let zero = _mm256_setzero_si256();
     let qa = _mm256_set1_epi16(QA as i16);
     // Two dot accumulators so consecutive `pmaddwd`s do not wait on each other's add.
     let (mut dot0, mut dot1, mut fix) = (zero, zero, zero);
-    for i in (0..HIDDEN).step_by(32) {
-        // SAFETY: i + 32 ≤ HIDDEN, so all four 16-lane loads lie inside the arrays; `loadu`
+    for i in (0..DOT_CHUNK).step_by(32) {
+        // SAFETY: i + 32 ≤ DOT_CHUNK, so all four 16-lane loads lie inside the arrays; `loadu`
         // needs no alignment.
         let (x0, w0, x1, w1) = unsafe {
             let (x, w) = (x.as_ptr().add(i), w.as_ptr().add(i));
@@ -359,17 +369,16 @@ unsafe fn screlu_dot_avx2(x: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
     _mm_cvtsi128_si32(s)
 }
 
-/// Σ clamp(x, 0, QA)² · w, portably. The product `clamp · w` fits an i16 when |w| ≤ 128 (the
-/// trainer clips output weights to that), and the total then fits an i32.
+/// Σ clamp(x, 0, QA)² · w over one chunk, portably. Each product fits an i32 for any weight,
+/// and the chunk's total does when |w| ≤ 128 (the trainer clips output weights to that).
 #[inline(always)]
-fn screlu_dot_scalar(x: &[i16; HIDDEN], w: &[i16; HIDDEN]) -> i32 {
-    x.iter()
-        .zip(w)
-        .map(|(&x, &w)| {
-            let c = x.clamp(0, QA as i16) as i32;
-            (c * w as i32) * c
-        })
-        .sum()
+fn screlu_dot_scalar(x: &[i16; DOT_CHUNK], w: &[i16; DOT_CHUNK]) -> i32 {
+    // Wrapping like the AVX2 kernel, so a hand-made file with larger weights gets the same
+    // (wrong) value from both instead of a debug-build panic.
+    x.iter().zip(w).fold(0i32, |sum, (&x, &w)| {
+        let c = x.clamp(0, QA as i16) as i32;
+        sum.wrapping_add((c * w as i32) * c)
+    })
 }
 
 #[cfg(test)]
@@ -396,8 +405,13 @@ mod tests {
         a
     }
 
+    /// The formula in i64, the reference both kernels must meet.
+    fn screlu_dot_exact(x: &[i16], w: &[i16]) -> i64 {
+        x.iter().zip(w).map(|(&x, &w)| (x.clamp(0, QA as i16) as i64).pow(2) * w as i64).sum()
+    }
+
     #[test]
-    fn dispatched_screlu_dot_matches_scalar() {
+    fn screlu_dot_is_exact_for_the_trainers_weights() {
         let mut s = 0x9e37_79b9_7f4a_7c15;
         // Activations well below 0 and above QA (and the square's sign boundary at 181/182);
         // weights over the whole range the trainer allows, ±128 included.
@@ -409,28 +423,30 @@ mod tests {
                 _ => lanes(&mut s, i16::MIN as i64, 1 << 16, &x_edges),
             };
             let w = lanes(&mut s, -128, 257, &[-128, 128]);
-            assert_eq!(screlu_dot(&x, &w), screlu_dot_scalar(&x, &w), "round {round}");
+            assert_eq!(screlu_dot(&x, &w), screlu_dot_exact(&x, &w), "round {round}");
         }
         // All active at the extremes: the largest totals the format allows.
         let (all_qa, w_max) = ([QA as i16; HIDDEN], [128i16; HIDDEN]);
-        assert_eq!(screlu_dot(&all_qa, &w_max), screlu_dot_scalar(&all_qa, &w_max));
-        assert_eq!(screlu_dot(&all_qa, &w_max.map(|w| -w)), screlu_dot_scalar(&all_qa, &w_max.map(|w| -w)));
+        assert_eq!(screlu_dot(&all_qa, &w_max), screlu_dot_exact(&all_qa, &w_max));
+        let w_min = w_max.map(|w| -w);
+        assert_eq!(screlu_dot(&all_qa, &w_min), screlu_dot_exact(&all_qa, &w_min));
     }
 
     #[test]
-    fn avx2_screlu_dot_is_exact_for_any_weights() {
-        // Out-of-range weights (a hand-made file) must still give the formula's value, wrapped
-        // to i32 as a release build's scalar sum wraps (the scalar code would panic on the
-        // overflow in a debug build, hence the i64 reference).
+    fn avx2_screlu_dot_matches_scalar_for_any_weights() {
+        // Out-of-range weights (a hand-made file) may wrap a chunk's i32 total, but both
+        // kernels must wrap it the same way: exactly the formula taken mod 2³².
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             let mut s = 0x2545_f491_4f6c_dd1d;
             for round in 0..4000 {
                 let x = lanes(&mut s, -400, 1200, &[182, QA as i16]);
                 let w = lanes(&mut s, i16::MIN as i64, 1 << 16, &[i16::MIN, i16::MAX]);
-                let want: i64 = x.iter().zip(&w).map(|(&x, &w)| (x.clamp(0, QA as i16) as i64).pow(2) * w as i64).sum();
+                let (x, w) = (&x.as_chunks::<DOT_CHUNK>().0[0], &w.as_chunks::<DOT_CHUNK>().0[0]);
+                let want = screlu_dot_exact(x, w) as i32;
+                assert_eq!(screlu_dot_scalar(x, w), want, "round {round}");
                 // SAFETY: AVX2 was detected just above.
-                assert_eq!(unsafe { screlu_dot_avx2(&x, &w) }, want as i32, "round {round}");
+                assert_eq!(unsafe { screlu_dot_avx2(x, w) }, want, "round {round}");
             }
         }
     }
