@@ -56,30 +56,39 @@ impl AccumulatorStack {
         let own = changes(&self.slots[ply]);
         let parent = if ply > 0 { changes(&self.slots[ply - 1]) } else { u32::MAX };
         let base = if own <= parent { ply } else { ply - 1 };
-        let acc = if own.min(parent) > MAX_UPDATES {
-            net.refresh(pos)
+        if own.min(parent) > MAX_UPDATES {
+            self.slots[ply].acc = net.refresh(pos);
         } else {
-            let from = &self.slots[base];
-            let mut acc = from.acc;
-            for (i, (&old, &new)) in from.pieces.iter().zip(&now).enumerate() {
-                if old == new {
-                    continue;
-                }
+            // At most MAX_UPDATES squares differ, so at most that many inputs change.
+            let (mut added, mut removed) = ([0; MAX_UPDATES as usize], [0; MAX_UPDATES as usize]);
+            let (mut na, mut nr) = (0, 0);
+            for (i, (&old, &new)) in self.slots[base].pieces.iter().zip(&now).enumerate() {
                 let (c, r) = (Color::ALL[i / 6], Role::ALL[i % 6]);
-                for (bits, sign) in [(new & !old, true), (old & !new, false)] {
-                    let mut b = bits;
-                    while b != 0 {
-                        let sq = b.trailing_zeros() as usize;
-                        b &= b - 1;
-                        net.update(&mut acc, feature(Color::White, c, r, sq), sign);
-                    }
+                let mut b = new & !old;
+                while b != 0 {
+                    added[na] = feature(Color::White, c, r, b.trailing_zeros() as usize);
+                    na += 1;
+                    b &= b - 1;
+                }
+                let mut b = old & !new;
+                while b != 0 {
+                    removed[nr] = feature(Color::White, c, r, b.trailing_zeros() as usize);
+                    nr += 1;
+                    b &= b - 1;
                 }
             }
-            acc
-        };
+            let (added, removed) = (&added[..na], &removed[..nr]);
+            if base == ply {
+                if na + nr > 0 {
+                    net.update(&mut self.slots[ply].acc, None, added, removed);
+                }
+            } else {
+                let (below, from_ply) = self.slots.split_at_mut(ply);
+                net.update(&mut from_ply[0].acc, Some(&below[base].acc), added, removed);
+            }
+        }
         let slot = &mut self.slots[ply];
         slot.pieces = now;
-        slot.acc = acc;
         slot.valid = true;
         net.output(&slot.acc, pos.side_to_move(), pos.occupied().count())
     }
