@@ -4,7 +4,7 @@
 set -e
 cd ${DIR:-/work/data/s48}
 B=/work/data/s47/bastion-pgo-fused
-while pgrep -f "tune --generate" > /dev/null; do sleep 20; done
+while pgrep -f "pool45.sh|tune --generate" > /dev/null; do sleep 20; done
 [ -f val45.csv ] || cp /work/data/s46/val45.csv .
 if [ ! -f tr48c.csv ]; then
   ls /work/data/pool/sp-45*.csv /work/data/pool/sp-47*.csv | grep -v sp-4501 > units48c.txt
