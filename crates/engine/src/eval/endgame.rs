@@ -85,6 +85,61 @@ pub(crate) fn scale(pos: &Position, strong: Color) -> Option<i32> {
     None
 }
 
+/// Manhattan distance of `sq` from the four centre squares (0 there, 6 in a corner).
+#[inline]
+fn centre_distance(sq: Square) -> i32 {
+    let f = sq.file().index() as i32;
+    let r = sq.rank().index() as i32;
+    (3 - f).max(f - 4) + (3 - r).max(r - 4)
+}
+
+/// Manhattan distance between two squares.
+#[inline]
+fn manhattan(a: Square, b: Square) -> i32 {
+    (a.file().index() as i32 - b.file().index() as i32).abs()
+        + (a.rank().index() as i32 - b.rank().index() as i32).abs()
+}
+
+/// Centipawns, White's view, that drive a bare king towards the edge and a corner (with
+/// bishop and knight only: a corner of the bishop's colour) and bring the other king near.
+/// Zero unless one side has only its king and the other has a queen, a rook, two bishops
+/// or bishop and knight.
+///
+/// Why: the linear evaluation is flat there, so nothing guides a shallow search towards the
+/// mate. At 2,000 nodes a move the engine mated with K+R v K in only 12 of 40 games from
+/// random positions, and 14 of 20 at 50,000 nodes with a cleared table (session 48); the
+/// self-play data recorded the missed wins as draws.
+pub(crate) fn mop_up(pos: &Position) -> i32 {
+    for strong in Color::ALL {
+        let weak = !strong;
+        if pos.color_bb(weak).count() != 1 {
+            continue;
+        }
+        let (q, r) = (pos.count(strong, Role::Queen), pos.count(strong, Role::Rook));
+        let (b, n) = (pos.pieces(strong, Role::Bishop), pos.count(strong, Role::Knight));
+        let two_bishops = (b & Bitboard::LIGHT).nonempty() && (b & Bitboard::DARK).nonempty();
+        let bishop_knight = q + r == 0 && b.count() == 1 && n == 1;
+        if q + r == 0 && !two_bishops && !bishop_knight {
+            continue;
+        }
+        let (wk, sk) = (pos.king(weak), pos.king(strong));
+        let push = if bishop_knight && !two_bishops {
+            let light = (b & Bitboard::LIGHT).nonempty();
+            [Square::A1, Square::H1, Square::A8, Square::H8]
+                .into_iter()
+                .filter(|c| c.is_light() == light)
+                .map(|c| 15 * (14 - manhattan(wk, c)))
+                .max()
+                .unwrap_or(0)
+        } else {
+            20 * centre_distance(wk)
+        };
+        let bonus = push + 10 * (7 - wk.distance(sk) as i32);
+        return if strong == Color::White { bonus } else { -bonus };
+    }
+    0
+}
+
 /// Rook pawns (all on one edge file), alone or with one bishop that does not control
 /// the queening corner, against a bare king: a draw when the defending king stands
 /// next to the corner, or can get there before the stronger king can keep it out and
@@ -293,6 +348,32 @@ mod tests {
             pos.occupied().into_iter().map(|s| (s.flip_horizontal(), pos.piece_at(s).unwrap())).collect();
         let m = Position::from_pieces(&pieces, pos.side_to_move()).unwrap();
         assert_eq!(v, evaluate(&m, &mut PawnCache::new()), "file mirror of {fen}");
+    }
+
+    #[test]
+    fn mop_up_drives_the_bare_king_to_the_edge_and_keeps_both_symmetries() {
+        // The rook side prefers the defending king on the edge, and its own king near it.
+        let centre = white_eval("8/8/8/4k3/8/8/8/R6K w - - 0 1");
+        let edge = white_eval("4k3/8/8/8/8/8/8/R6K w - - 0 1");
+        let near = white_eval("4k3/8/4K3/8/8/8/8/R7 w - - 0 1");
+        assert!(centre < edge && edge < near, "{centre} {edge} {near}");
+        // Bishop and knight: the corner of the bishop's colour (c1, a1 and h8 are dark).
+        let right = white_eval("7k/8/8/8/8/8/8/K1B1N3 w - - 0 1");
+        let wrong = white_eval("k7/8/8/8/8/8/8/K1B1N3 w - - 0 1");
+        assert!(right > wrong, "dark bishop: h8 {right}, a8 {wrong}");
+        // Nothing to mate with, or a piece on each side: no term.
+        let pos = Position::from_fen("8/8/8/4k3/8/8/8/N6K w - - 0 1").unwrap();
+        assert_eq!(mop_up(&pos), 0);
+        let pos = Position::from_fen("8/8/8/4k3/8/8/4n3/R6K w - - 0 1").unwrap();
+        assert_eq!(mop_up(&pos), 0);
+        for fen in [
+            "8/8/8/4k3/8/8/8/R6K w - - 0 1",
+            "8/8/2k5/8/8/8/8/Q6K b - - 0 1",
+            "7k/8/8/8/8/8/8/K1B1N3 w - - 0 1",
+            "8/1k6/8/8/8/8/8/2B1KB2 w - - 0 1",
+        ] {
+            check_symmetric(fen);
+        }
     }
 
     #[test]

@@ -546,7 +546,9 @@ pub fn evaluate_with<T: Trace>(
     t.add(TEMPO, stm, 1);
     total += if stm == Color::White { tempo } else { S(-tempo.0, -tempo.1) };
     let scale = scale_factor(pos, total.1);
-    let v = taper(total, ph, scale);
+    // The mop-up term is fixed and stays outside the tuned weights: it fires only against a
+    // bare king, where material alone decides and there is nothing for the tuner to fit.
+    let v = taper(total, ph, scale) + endgame::mop_up(pos);
     if stm == Color::White {
         v
     } else {
@@ -767,7 +769,7 @@ mod tests {
             let w = &params::WEIGHTS;
             let s = c.score(w);
             let scale = scale_factor(&p, s.1);
-            let white = taper(s, c.phase, scale);
+            let white = taper(s, c.phase, scale) + endgame::mop_up(&p);
             let e = evaluate(&p, &mut cache);
             let expect = if p.side_to_move() == Color::White { e } else { -e };
             assert!((white - expect).abs() <= 1, "{f}: trace {white} vs eval {expect}");
