@@ -47,14 +47,14 @@ fn edge_distance(sq: Square) -> u32 {
     f.min(7 - f).min(r).min(7 - r)
 }
 
+/// The two corners whose colour is light (`light`) or dark.
+fn corners(light: bool) -> impl Iterator<Item = Square> {
+    [Square::A1, Square::H1, Square::A8, Square::H8].into_iter().filter(move |c| c.is_light() == light)
+}
+
 /// Distance of `sq` to the nearest corner whose colour is light (`light`) or dark.
 fn corner_distance(sq: Square, light: bool) -> u32 {
-    [Square::A1, Square::H1, Square::A8, Square::H8]
-        .into_iter()
-        .filter(|c| c.is_light() == light)
-        .map(|c| sq.distance(c))
-        .min()
-        .unwrap_or(8)
+    corners(light).map(|c| sq.distance(c)).min().unwrap_or(8)
 }
 
 fn non_pawn_units(pos: &Position, c: Color) -> i32 {
@@ -123,14 +123,8 @@ pub(crate) fn mop_up(pos: &Position) -> i32 {
             continue;
         }
         let (wk, sk) = (pos.king(weak), pos.king(strong));
-        let push = if bishop_knight && !two_bishops {
-            let light = (b & Bitboard::LIGHT).nonempty();
-            [Square::A1, Square::H1, Square::A8, Square::H8]
-                .into_iter()
-                .filter(|c| c.is_light() == light)
-                .map(|c| 15 * (14 - manhattan(wk, c)))
-                .max()
-                .unwrap_or(0)
+        let push = if bishop_knight {
+            corners((b & Bitboard::LIGHT).nonempty()).map(|c| 15 * (14 - manhattan(wk, c))).max().unwrap_or(0)
         } else {
             20 * centre_distance(wk)
         };
