@@ -19,7 +19,7 @@ use std::sync::{Arc, OnceLock};
 /// Inputs per perspective: 2 colours (own, other) × 6 roles × 64 squares.
 pub const INPUTS: usize = 768;
 /// Hidden units per perspective.
-pub const HIDDEN: usize = 512;
+pub const HIDDEN: usize = 768;
 /// Quantisation of the input layer (an activation of 1.0 is `QA`).
 pub const QA: i32 = 255;
 /// Quantisation of the output weights.
