@@ -232,7 +232,7 @@ impl Network {
     /// Brings an accumulator up to date in one pass: `dst` becomes `src` (or its own value, when
     /// `src` is `None`) plus the rows of the White-perspective inputs in `added` and minus those
     /// in `removed`, for both perspectives. One pass instead of a copy and a pass per input
-    /// matters at 512 units, where each pass moves 2 KiB.
+    /// matters at hundreds of units, where each pass moves several KiB.
     #[inline]
     pub fn update(&self, dst: &mut Accumulator, src: Option<&Accumulator>, added: &[usize], removed: &[usize]) {
         #[cfg(target_arch = "x86_64")]

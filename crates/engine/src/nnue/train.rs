@@ -772,7 +772,7 @@ mod tests {
         let q = Network::from_bytes(&q.to_bytes()).unwrap();
         // The integer inference must compute what the quantised weights stand for (up to the
         // rounding of its divisions), and those must stay near the float weights: rounding
-        // 512 output weights to 1/64 moves the output by several centipawns.
+        // hundreds of output weights to 1/64 moves the output by several centipawns.
         let dequantised = FloatNetwork::from_network(&q);
         let mut acc = vec![0.0; 2 * HIDDEN];
         for (i, (fen, _)) in FENS.iter().enumerate() {
