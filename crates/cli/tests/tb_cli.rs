@@ -1,4 +1,5 @@
-//! `bastion tb verify --every N`: a sampled check visits about 1/N of the positions of a full one.
+//! `bastion tb`: a sampled verify visits about 1/N of the positions of a full one; probe answers
+//! from generated tables and says how to generate a missing one.
 
 use std::process::Command;
 
@@ -26,4 +27,30 @@ fn sampled_verify_checks_a_fraction() {
     assert!(full > 10_000, "{full}");
     assert!(sample * 5 < full && sample * 10 > full, "sample {sample} of {full}");
     assert!(!zero.status.success());
+}
+
+#[test]
+fn probe_answers_from_tables_and_names_the_missing_ones() {
+    let dir = std::env::temp_dir().join(format!("bastion-tb-probe-{}", std::process::id()));
+    let d = dir.to_str().unwrap();
+    let kqk = "8/8/8/4k3/8/8/8/KQ6 w - - 0 1";
+    let absent = bastion(&["tb", "probe", kqk, "--dir", d]);
+    let gen = bastion(&["tb", "gen", "KQK", "--dir", d, "--threads", "1"]);
+    let probe = bastion(&["tb", "probe", kqk, "--dir", d, "--json"]);
+    let missing = bastion(&["tb", "probe", "8/8/8/4k3/8/8/8/KR6 w - - 0 1", "--dir", d]);
+    std::fs::remove_dir_all(&dir).ok();
+
+    assert!(!absent.status.success());
+    let err = String::from_utf8_lossy(&absent.stderr);
+    assert!(err.contains("no table directory") && err.contains("bastion tb gen KQK"), "{err}");
+    assert!(gen.status.success(), "{}", String::from_utf8_lossy(&gen.stderr));
+    assert!(probe.status.success(), "{}", String::from_utf8_lossy(&probe.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&probe.stdout).expect("one JSON document");
+    assert_eq!(v["ending"], "KQK");
+    let n = v["mate_in_moves"].as_u64().expect("a won KQK position has a mate distance");
+    assert!((1..=10).contains(&n), "KQK mates within 10 moves, got {n}");
+    assert_eq!(v["line"].as_array().unwrap().len() as u64, 2 * n - 1, "the optimal line mates on time");
+    assert!(!missing.status.success());
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert!(err.contains("no table for KRK") && err.contains("bastion tb gen KRK"), "{err}");
 }

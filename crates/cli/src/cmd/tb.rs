@@ -217,10 +217,17 @@ fn probe(a: ProbeArgs) -> Result<()> {
     if ending.count() > 6 {
         bail!("{} has more men than any table", ending.name());
     }
+    let needed = ending.normalized().0.name();
+    if !a.dir.is_dir() {
+        bail!(
+            "no table directory {} (generate the table with `bastion tb gen {needed} --dir {0}`, or pass --dir)",
+            a.dir.display()
+        );
+    }
     let tbs = Tablebases::open(&[&a.dir]).with_context(|| format!("opening tables in {}", a.dir.display()))?;
-    let value = tbs
-        .try_probe_dtm(&pos)?
-        .with_context(|| format!("no table for {} in {}", ending.normalized().0.name(), a.dir.display()))?;
+    let value = tbs.try_probe_dtm(&pos)?.with_context(|| {
+        format!("no table for {needed} in {0} (generate it with `bastion tb gen {needed} --dir {0}`)", a.dir.display())
+    })?;
     let mvs = tbs.try_move_values(&pos)?.context("a table needed for the successors is missing")?;
     let line = tbs.try_line(&pos, 400)?;
     let mut p = pos.clone();
@@ -231,7 +238,7 @@ fn probe(a: ProbeArgs) -> Result<()> {
     }
     let out = ProbeOut {
         fen: pos.fen(),
-        ending: ending.normalized().0.name(),
+        ending: needed,
         value,
         wdl: value.wdl(),
         mate_in_moves: value.moves(),
