@@ -219,15 +219,12 @@ fn probe(a: ProbeArgs) -> Result<()> {
     }
     let needed = ending.normalized().0.name();
     if !a.dir.is_dir() {
-        bail!(
-            "no table directory {} (generate the table with `bastion tb gen {needed} --dir {0}`, or pass --dir)",
-            a.dir.display()
-        );
+        bail!("no table directory {} ({}, or pass --dir)", a.dir.display(), gen_hint(&a.dir, &needed));
     }
     let tbs = Tablebases::open(&[&a.dir]).with_context(|| format!("opening tables in {}", a.dir.display()))?;
-    let value = tbs.try_probe_dtm(&pos)?.with_context(|| {
-        format!("no table for {needed} in {0} (generate it with `bastion tb gen {needed} --dir {0}`)", a.dir.display())
-    })?;
+    let value = tbs
+        .try_probe_dtm(&pos)?
+        .with_context(|| format!("no table for {needed} in {} ({})", a.dir.display(), gen_hint(&a.dir, &needed)))?;
     let mvs = tbs.try_move_values(&pos)?.context("a table needed for the successors is missing")?;
     let line = tbs.try_line(&pos, 400)?;
     let mut p = pos.clone();
@@ -267,10 +264,15 @@ fn files_for(e: &EndingArgs) -> Result<Vec<Material>> {
     Ok(if e.all.is_some() { t.into_iter().filter(|m| e.dir.join(file_name(m)).exists()).collect() } else { t })
 }
 
+/// The command that makes the missing table for `ending` in `dir`, for error messages.
+fn gen_hint(dir: &Path, ending: &str) -> String {
+    format!("generate it with `bastion tb gen {ending} --dir {}`", dir.display())
+}
+
 fn open_table(dir: &Path, m: &Material) -> Result<TableFile> {
     let path = dir.join(file_name(m));
     if !path.exists() {
-        bail!("no table {} (generate it with `bastion tb gen {}`)", path.display(), m.name());
+        bail!("no table {} ({})", path.display(), gen_hint(dir, &m.name()));
     }
     Ok(TableFile::open(&path)?)
 }
