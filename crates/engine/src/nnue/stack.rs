@@ -2,8 +2,9 @@
 //!
 //! A slot remembers the piece placement it was computed for. A new position is
 //! brought up from whichever of its own slot or its parent's slot differs in fewer
-//! squares, by adding and removing exactly the pieces that differ, so the result is
-//! exact whatever that slot last held; too many differences mean a refresh.
+//! squares (or, when both differ too much, the closest slot below them), by adding and
+//! removing exactly the pieces that differ, so the result is exact whatever that slot
+//! last held; too many differences everywhere mean a refresh.
 
 use super::{feature, Accumulator, Network};
 use bastion_core::{Color, Position, Role};
@@ -55,8 +56,19 @@ impl AccumulatorStack {
         };
         let own = changes(&self.slots[ply]);
         let parent = if ply > 0 { changes(&self.slots[ply - 1]) } else { u32::MAX };
-        let base = if own <= parent { ply } else { ply - 1 };
-        if own.min(parent) > MAX_UPDATES {
+        let (mut base, mut fewest) = if own <= parent { (ply, own) } else { (ply - 1, parent) };
+        if fewest > MAX_UPDATES {
+            // The parent was skipped (in check, or cut off before evaluating), so its slot
+            // holds another branch; a grandparent or older ancestor usually still holds a
+            // position a few moves away, and updating from it is far cheaper than a refresh.
+            for (k, slot) in self.slots[..ply.saturating_sub(1)].iter().enumerate() {
+                let n = changes(slot);
+                if n < fewest {
+                    (base, fewest) = (k, n);
+                }
+            }
+        }
+        if fewest > MAX_UPDATES {
             self.slots[ply].acc = net.refresh(pos);
         } else {
             // At most MAX_UPDATES squares differ, so at most that many inputs change.
@@ -129,8 +141,9 @@ mod tests {
                         assert_eq!(stack.evaluate(&net, &null, ply + 1), net.evaluate(&null));
                     }
                     pos = pos.play(moves[(next() % moves.len() as u64) as usize]);
-                    // Sometimes skip evaluating a ply, as a search does in check or on a TT cut.
-                    ply += 1 + (next() % 4 == 0) as usize;
+                    // Sometimes skip evaluating a ply or two, as a search does in check or on
+                    // a TT cut; the next evaluation then starts from an older ancestor's slot.
+                    ply += 1 + (next() % 4 == 0) as usize + (next() % 8 == 0) as usize;
                 }
             }
         }
