@@ -148,6 +148,12 @@ pub struct SearchParams {
     pub lazy_eval: bool,
     /// Quiet checks (not losing material) at the first quiescence ply.
     pub qsearch_checks: bool,
+    /// Continuation history of the move 4 plies back in ordering and updates.
+    pub cont_hist4: bool,
+    /// When every move fails low, the opponent's last quiet move gets a history bonus.
+    pub fail_low_bonus: bool,
+    /// Depth one more after a large reduction that did not pay, one less after one that did.
+    pub hindsight: bool,
     /// Margin of lazy evaluation in centipawns.
     pub lazy_margin: i32,
     /// Contempt in centipawns: draws count as this much worse for the side to move at the root.
@@ -188,6 +194,9 @@ impl Default for SearchParams {
             threat_ordering: true,
             lazy_eval: false,
             qsearch_checks: true,
+            cont_hist4: false,
+            fail_low_bonus: false,
+            hindsight: false,
             lazy_margin: 400,
             contempt: 0,
             net_adjust: crate::eval::NetAdjust::default(),
@@ -224,6 +233,9 @@ impl SearchParams {
             ("ThreatOrdering", |p| &mut p.threat_ordering),
             ("LazyEval", |p| &mut p.lazy_eval),
             ("QSearchChecks", |p| &mut p.qsearch_checks),
+            ("ContHist4", |p| &mut p.cont_hist4),
+            ("FailLowBonus", |p| &mut p.fail_low_bonus),
+            ("Hindsight", |p| &mut p.hindsight),
         ]
     }
 }

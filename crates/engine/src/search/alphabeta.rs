@@ -131,8 +131,9 @@ impl Worker {
         if ci == NONE_CONT {
             return;
         }
-        for back in [1usize, 2] {
-            if ply >= back {
+        let deepest = if self.params.cont_hist4 { 4 } else { 2 };
+        for back in [1usize, 2, 4] {
+            if back <= deepest && ply >= back {
                 let p = self.stack[ply - back].cont;
                 if p != NONE_CONT {
                     ordering::update(&mut self.hist.cont[p][ci], bonus);
@@ -296,6 +297,19 @@ impl Worker {
             }
         }
         self.stack[ply].static_eval = static_eval;
+        // Hindsight: the parent reduced this move a lot; if the side that moved did not
+        // get worse by it, the reduction was too optimistic about how quiet it is.
+        if p.hindsight && !root && !in_check && excluded.is_null() {
+            let prior_reduction = self.stack[ply - 1].reduction;
+            let parent_eval = self.stack[ply - 1].static_eval;
+            if parent_eval != NO_EVAL {
+                if prior_reduction >= 3 && static_eval <= -parent_eval {
+                    depth += 1;
+                } else if prior_reduction >= 2 && depth >= 2 && static_eval + parent_eval > 175 {
+                    depth -= 1;
+                }
+            }
+        }
         let improving = ply < 2
             || (!in_check
                 && self.stack[ply - 2].static_eval != NO_EVAL
@@ -388,6 +402,7 @@ impl Worker {
         let prev_cont = [
             if ply >= 1 { self.stack[ply - 1].cont } else { NONE_CONT },
             if ply >= 2 { self.stack[ply - 2].cont } else { NONE_CONT },
+            if p.cont_hist4 && ply >= 4 { self.stack[ply - 4].cont } else { NONE_CONT },
         ];
         let counter = if ply >= 1 && prev_cont[0] != NONE_CONT && p.counter_moves {
             self.hist.counter[prev_cont[0] / 64][prev_cont[0] % 64]
@@ -548,7 +563,9 @@ impl Worker {
                     r += 1;
                 }
                 let d = (new_depth - r).clamp(1, new_depth.max(1));
+                self.stack[ply].reduction = new_depth - d;
                 v = -self.search::<false>(sh, &child, -alpha - 1, -alpha, d, ply + 1, true);
+                self.stack[ply].reduction = 0;
                 if v > alpha && d < new_depth {
                     v = -self.search::<false>(sh, &child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
                 }
@@ -618,6 +635,19 @@ impl Worker {
         }
         if best >= beta && !best_move.is_null() {
             self.update_histories(pos, ply, best_move, depth, &quiets, &captures);
+        } else if p.fail_low_bonus && best_move.is_null() && excluded.is_null() && ply >= 1 {
+            // Every move failed low: the opponent's quiet move that led here refuted our
+            // previous choice, so it earns the history a cutoff would have given it.
+            let prior = self.stack[ply - 1].mv;
+            if !prior.is_null() && !self.stack[ply - 1].captured && !prior.is_promotion() {
+                let them = (!us).index();
+                let bonus = ordering::stat_bonus(depth);
+                ordering::update(&mut self.hist.butterfly[them][prior.from().index()][prior.to().index()], bonus);
+                let ci = self.stack[ply - 1].cont;
+                if ply >= 2 && ci != NONE_CONT && self.stack[ply - 2].cont != NONE_CONT {
+                    ordering::update(&mut self.hist.cont[self.stack[ply - 2].cont][ci], bonus);
+                }
+            }
         }
         if excluded.is_null() && !(root && self.pv_idx > 0) {
             let bound = if best >= beta {

@@ -96,8 +96,8 @@ pub struct QuietContext<'a> {
     pub killers: [Move; 2],
     /// Counter move to the previous move.
     pub counter: Move,
-    /// Continuation indices of the moves 1 and 2 plies back.
-    pub prev: [ContIndex; 2],
+    /// Continuation indices of the moves 1, 2 and (with `ContHist4`) 4 plies back.
+    pub prev: [ContIndex; 3],
     /// Use butterfly history.
     pub use_history: bool,
     /// Use continuation history.
@@ -327,7 +327,7 @@ mod tests {
             hist: &hist,
             killers: [Move::NULL; 2],
             counter: Move::NULL,
-            prev: [NONE_CONT; 2],
+            prev: [NONE_CONT; 3],
             use_history: true,
             use_cont: true,
             threats: threats.then_some(&check_info),

@@ -104,7 +104,7 @@ impl Worker {
             hist: &self.hist,
             killers: [Move::NULL; 2],
             counter: Move::NULL,
-            prev: [if ply >= 1 { self.stack[ply - 1].cont } else { NONE_CONT }, NONE_CONT],
+            prev: [if ply >= 1 { self.stack[ply - 1].cont } else { NONE_CONT }, NONE_CONT, NONE_CONT],
             use_history: true,
             use_cont: true,
             threats: None,

@@ -21,6 +21,8 @@ pub(crate) struct Frame {
     /// Adaptive Depth Control: this subtree hangs below a late quiet PV sibling.
     pub adc: bool,
     pub captured: bool,
+    /// Plies by which late-move reduction cut the move searched from here (0 when none).
+    pub reduction: i32,
 }
 
 impl Default for Frame {
@@ -32,6 +34,7 @@ impl Default for Frame {
             excluded: Move::NULL,
             adc: false,
             captured: false,
+            reduction: 0,
         }
     }
 }
