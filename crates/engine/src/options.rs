@@ -154,6 +154,10 @@ pub struct SearchParams {
     pub fail_low_bonus: bool,
     /// Depth one more after a large reduction that did not pay, one less after one that did.
     pub hindsight: bool,
+    /// The quiet score that steers pruning and reductions also counts the 2-ply continuation history.
+    pub lmr_cont2: bool,
+    /// Late moves at expected cut nodes are reduced two plies more instead of one.
+    pub cut_node_lmr2: bool,
     /// Margin of lazy evaluation in centipawns.
     pub lazy_margin: i32,
     /// Contempt in centipawns: draws count as this much worse for the side to move at the root.
@@ -197,6 +201,8 @@ impl Default for SearchParams {
             cont_hist4: false,
             fail_low_bonus: false,
             hindsight: false,
+            lmr_cont2: false,
+            cut_node_lmr2: false,
             lazy_margin: 400,
             contempt: 0,
             net_adjust: crate::eval::NetAdjust::default(),
@@ -236,6 +242,8 @@ impl SearchParams {
             ("ContHist4", |p| &mut p.cont_hist4),
             ("FailLowBonus", |p| &mut p.fail_low_bonus),
             ("Hindsight", |p| &mut p.hindsight),
+            ("LmrCont2", |p| &mut p.lmr_cont2),
+            ("CutNodeLmr2", |p| &mut p.cut_node_lmr2),
         ]
     }
 }

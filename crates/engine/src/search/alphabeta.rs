@@ -149,6 +149,9 @@ impl Worker {
         if ci != NONE_CONT && ply >= 1 && self.stack[ply - 1].cont != NONE_CONT {
             s += self.hist.cont[self.stack[ply - 1].cont][ci] as i32;
         }
+        if self.params.lmr_cont2 && ci != NONE_CONT && ply >= 2 && self.stack[ply - 2].cont != NONE_CONT {
+            s += self.hist.cont[self.stack[ply - 2].cont][ci] as i32;
+        }
         s
     }
 
@@ -549,7 +552,7 @@ impl Worker {
             if p.lmr && depth >= 2 && move_count > 1 + root as usize && (quiet || !PV || !tt_capture) {
                 let mut r = lmr_base;
                 r += !PV as i32;
-                r += cut_node as i32;
+                r += (1 + p.cut_node_lmr2 as i32) * cut_node as i32;
                 r += !improving as i32;
                 r -= (m == killers[0] || m == killers[1] || m == counter) as i32;
                 r -= gives_check as i32;
