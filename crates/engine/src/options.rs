@@ -150,14 +150,10 @@ pub struct SearchParams {
     pub qsearch_checks: bool,
     /// Continuation history of the move 4 plies back in ordering and updates.
     pub cont_hist4: bool,
-    /// When every move fails low, the opponent's last quiet move gets a history bonus.
-    pub fail_low_bonus: bool,
     /// Depth one more after a large reduction that did not pay, one less after one that did.
     pub hindsight: bool,
     /// The quiet score that steers pruning and reductions also counts the 2-ply continuation history.
     pub lmr_cont2: bool,
-    /// Late moves at expected cut nodes are reduced two plies more instead of one.
-    pub cut_node_lmr2: bool,
     /// Margin of lazy evaluation in centipawns.
     pub lazy_margin: i32,
     /// Contempt in centipawns: draws count as this much worse for the side to move at the root.
@@ -198,11 +194,9 @@ impl Default for SearchParams {
             threat_ordering: true,
             lazy_eval: false,
             qsearch_checks: true,
-            cont_hist4: false,
-            fail_low_bonus: false,
-            hindsight: false,
-            lmr_cont2: false,
-            cut_node_lmr2: false,
+            cont_hist4: true,
+            hindsight: true,
+            lmr_cont2: true,
             lazy_margin: 400,
             contempt: 0,
             net_adjust: crate::eval::NetAdjust::default(),
@@ -240,10 +234,8 @@ impl SearchParams {
             ("LazyEval", |p| &mut p.lazy_eval),
             ("QSearchChecks", |p| &mut p.qsearch_checks),
             ("ContHist4", |p| &mut p.cont_hist4),
-            ("FailLowBonus", |p| &mut p.fail_low_bonus),
             ("Hindsight", |p| &mut p.hindsight),
             ("LmrCont2", |p| &mut p.lmr_cont2),
-            ("CutNodeLmr2", |p| &mut p.cut_node_lmr2),
         ]
     }
 }

@@ -552,7 +552,7 @@ impl Worker {
             if p.lmr && depth >= 2 && move_count > 1 + root as usize && (quiet || !PV || !tt_capture) {
                 let mut r = lmr_base;
                 r += !PV as i32;
-                r += (1 + p.cut_node_lmr2 as i32) * cut_node as i32;
+                r += cut_node as i32;
                 r += !improving as i32;
                 r -= (m == killers[0] || m == killers[1] || m == counter) as i32;
                 r -= gives_check as i32;
@@ -638,19 +638,6 @@ impl Worker {
         }
         if best >= beta && !best_move.is_null() {
             self.update_histories(pos, ply, best_move, depth, &quiets, &captures);
-        } else if p.fail_low_bonus && best_move.is_null() && excluded.is_null() && ply >= 1 {
-            // Every move failed low: the opponent's quiet move that led here refuted our
-            // previous choice, so it earns the history a cutoff would have given it.
-            let prior = self.stack[ply - 1].mv;
-            if !prior.is_null() && !self.stack[ply - 1].captured && !prior.is_promotion() {
-                let them = (!us).index();
-                let bonus = ordering::stat_bonus(depth);
-                ordering::update(&mut self.hist.butterfly[them][prior.from().index()][prior.to().index()], bonus);
-                let ci = self.stack[ply - 1].cont;
-                if ply >= 2 && ci != NONE_CONT && self.stack[ply - 2].cont != NONE_CONT {
-                    ordering::update(&mut self.hist.cont[self.stack[ply - 2].cont][ci], bonus);
-                }
-            }
         }
         if excluded.is_null() && !(root && self.pv_idx > 0) {
             let bound = if best >= beta {
