@@ -300,8 +300,9 @@ impl Worker {
             }
         }
         self.stack[ply].static_eval = static_eval;
-        // Hindsight: the parent reduced this move a lot; if the side that moved did not
-        // get worse by it, the reduction was too optimistic about how quiet it is.
+        // Hindsight: the parent reduced the move that led here. If the mover is not worse
+        // for it by static evaluation, the reduction was too optimistic and one ply is
+        // given back; if both evaluations favour the mover clearly, one more is taken.
         if p.hindsight && !root && !in_check && excluded.is_null() {
             let prior_reduction = self.stack[ply - 1].reduction;
             let parent_eval = self.stack[ply - 1].static_eval;
