@@ -154,6 +154,12 @@ pub struct SearchParams {
     pub hindsight: bool,
     /// The quiet score that steers pruning and reductions also counts the 2-ply continuation history.
     pub lmr_cont2: bool,
+    /// Correction history also keyed by each side's non-pawn pieces.
+    pub non_pawn_corr: bool,
+    /// Correction history also keyed by the last two moves.
+    pub move_corr: bool,
+    /// ProbCut: a good capture that beats beta by a margin in a shallow search cuts the node.
+    pub probcut: bool,
     /// Margin of lazy evaluation in centipawns.
     pub lazy_margin: i32,
     /// Contempt in centipawns: draws count as this much worse for the side to move at the root.
@@ -197,6 +203,9 @@ impl Default for SearchParams {
             cont_hist4: true,
             hindsight: true,
             lmr_cont2: true,
+            non_pawn_corr: false,
+            move_corr: false,
+            probcut: false,
             lazy_margin: 400,
             contempt: 0,
             net_adjust: crate::eval::NetAdjust::default(),
@@ -236,6 +245,9 @@ impl SearchParams {
             ("ContHist4", |p| &mut p.cont_hist4),
             ("Hindsight", |p| &mut p.hindsight),
             ("LmrCont2", |p| &mut p.lmr_cont2),
+            ("NonPawnCorr", |p| &mut p.non_pawn_corr),
+            ("MoveCorr", |p| &mut p.move_corr),
+            ("ProbCut", |p| &mut p.probcut),
         ]
     }
 }
