@@ -160,6 +160,12 @@ pub struct SearchParams {
     pub move_corr: bool,
     /// ProbCut: a good capture that beats beta by a margin in a shallow search cuts the node.
     pub probcut: bool,
+    /// After a reduced search beats alpha, re-search one ply deeper when it beat the best
+    /// score by far, one ply shallower when only just.
+    pub deeper_shallower: bool,
+    /// Singular search: two plies less for the hash move when its score alone beats beta,
+    /// one less at expected cut nodes.
+    pub singular_neg: bool,
     /// Margin of lazy evaluation in centipawns.
     pub lazy_margin: i32,
     /// Contempt in centipawns: draws count as this much worse for the side to move at the root.
@@ -206,6 +212,8 @@ impl Default for SearchParams {
             non_pawn_corr: false,
             move_corr: false,
             probcut: false,
+            deeper_shallower: false,
+            singular_neg: false,
             lazy_margin: 400,
             contempt: 0,
             net_adjust: crate::eval::NetAdjust::default(),
@@ -248,6 +256,8 @@ impl SearchParams {
             ("NonPawnCorr", |p| &mut p.non_pawn_corr),
             ("MoveCorr", |p| &mut p.move_corr),
             ("ProbCut", |p| &mut p.probcut),
+            ("DeeperShallower", |p| &mut p.deeper_shallower),
+            ("SingularNeg", |p| &mut p.singular_neg),
         ]
     }
 }

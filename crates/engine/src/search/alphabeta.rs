@@ -577,6 +577,8 @@ impl Worker {
                     } else if sbeta >= beta {
                         return sbeta;
                     } else if tt_score >= beta {
+                        ext = if p.singular_neg { -2 } else { -1 };
+                    } else if p.singular_neg && cut_node {
                         ext = -1;
                     }
                 } else {
@@ -603,7 +605,7 @@ impl Worker {
             // ADC: a late regular (quiet, non-checking, non-evasion) sibling at a PV node.
             self.stack[ply + 1].adc =
                 adc_here || (p.adc && PV && quiet && !gives_check && !in_check && move_count > p.adc_threshold);
-            let new_depth = depth - 1 + ext;
+            let mut new_depth = depth - 1 + ext;
             let mut v;
             if p.lmr && depth >= 2 && move_count > 1 + root as usize && (quiet || !PV || !tt_capture) {
                 let mut r = lmr_base;
@@ -626,6 +628,11 @@ impl Worker {
                 v = -self.search::<false>(sh, &child, -alpha - 1, -alpha, d, ply + 1, true);
                 self.stack[ply].reduction = 0;
                 if v > alpha && d < new_depth {
+                    // A result far above the best so far earns a deeper re-search; one that
+                    // barely clears it, a shallower one.
+                    if p.deeper_shallower {
+                        new_depth += (v > best + 40 + 2 * new_depth) as i32 - (v < best + 10) as i32;
+                    }
                     v = -self.search::<false>(sh, &child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
                 }
             } else if !PV || move_count > 1 {
