@@ -154,15 +154,8 @@ pub struct SearchParams {
     pub hindsight: bool,
     /// The quiet score that steers pruning and reductions also counts the 2-ply continuation history.
     pub lmr_cont2: bool,
-    /// Correction history also keyed by each side's non-pawn pieces.
+    /// Correction history also keyed by each side's non-pawn pieces (session 54).
     pub non_pawn_corr: bool,
-    /// Correction history also keyed by the last two moves.
-    pub move_corr: bool,
-    /// ProbCut: a good capture that beats beta by a margin in a shallow search cuts the node.
-    pub probcut: bool,
-    /// After a reduced search beats alpha, re-search one ply deeper when it beat the best
-    /// score by far, one ply shallower when only just.
-    pub deeper_shallower: bool,
     /// Singular search: two plies less for the hash move when its score alone beats beta,
     /// one less at expected cut nodes.
     pub singular_neg: bool,
@@ -209,10 +202,7 @@ impl Default for SearchParams {
             cont_hist4: true,
             hindsight: true,
             lmr_cont2: true,
-            non_pawn_corr: false,
-            move_corr: false,
-            probcut: false,
-            deeper_shallower: false,
+            non_pawn_corr: true,
             singular_neg: false,
             lazy_margin: 400,
             contempt: 0,
@@ -254,9 +244,6 @@ impl SearchParams {
             ("Hindsight", |p| &mut p.hindsight),
             ("LmrCont2", |p| &mut p.lmr_cont2),
             ("NonPawnCorr", |p| &mut p.non_pawn_corr),
-            ("MoveCorr", |p| &mut p.move_corr),
-            ("ProbCut", |p| &mut p.probcut),
-            ("DeeperShallower", |p| &mut p.deeper_shallower),
             ("SingularNeg", |p| &mut p.singular_neg),
         ]
     }

@@ -26,11 +26,6 @@ fn lone_piece_defender(pos: &Position, c: Color) -> bool {
     pos.pieces(c, Role::Pawn).is_empty() && pos.color_bb(c).count() == 2 && value(!c) > value(c)
 }
 
-/// True if `m` is a capture or promotion (ProbCut's hash move must be one to be tried first).
-fn tt_capture_move(pos: &Position, m: Move) -> bool {
-    !m.is_null() && (is_capture(pos, m) || m.is_promotion())
-}
-
 fn low_material(pos: &Position, c: Color) -> bool {
     let minors = pos.pieces(c, Role::Knight).count() + pos.pieces(c, Role::Bishop).count();
     let heavy = pos.pieces(c, Role::Rook).count() * 2 + pos.pieces(c, Role::Queen).count() * 4;
@@ -293,7 +288,7 @@ impl Worker {
                 Some(e) if e.eval.abs() < INFINITE && e.eval != 0 => e.eval,
                 _ => self.evaluate(sh, pos, ply),
             };
-            static_eval = self.corrected_eval(pos, ply, raw_eval);
+            static_eval = self.corrected_eval(pos, raw_eval);
             eval_est = static_eval;
             if let Some(e) = entry {
                 let tighter = (e.bound == Bound::Lower && tt_score > eval_est)
@@ -381,56 +376,6 @@ impl Worker {
                     let w = self.search::<false>(sh, pos, beta - 1, beta, depth - r, ply, false);
                     self.nmp_min_ply = 0;
                     if w >= beta {
-                        return v;
-                    }
-                }
-            }
-            // ProbCut: a capture that wins enough to beat beta by a margin in a search four
-            // plies shallower almost surely beats beta in the full one.
-            let pc_beta = beta + 200 - 50 * improving as i32;
-            if p.probcut
-                && depth >= 5
-                && beta.abs() < TB_WIN_IN_MAX
-                && !entry.is_some_and(|e| e.depth >= depth - 3 && tt_score < pc_beta)
-            {
-                let tt_noisy = if tt_capture_move(pos, tt_move) { tt_move } else { Move::NULL };
-                let mut picker = MovePicker::new(tt_noisy, true);
-                let ctx = QuietContext {
-                    hist: &self.hist,
-                    killers: [Move::NULL; 2],
-                    counter: Move::NULL,
-                    prev: [NONE_CONT; 3],
-                    use_history: true,
-                    use_cont: false,
-                    threats: None,
-                };
-                let mut noisy = MoveList::new();
-                while let Some(m) = picker.next(pos, &ctx) {
-                    noisy.push(m);
-                }
-                for m in noisy.iter().copied() {
-                    if !pos.see_ge(m, pc_beta - static_eval) {
-                        continue;
-                    }
-                    let child = pos.play(m);
-                    sh.tt.prefetch(child.key());
-                    self.push_key(child.key());
-                    self.stack[ply].mv = m;
-                    self.stack[ply].cont = cont_index(pos, m);
-                    self.stack[ply].captured = is_capture(pos, m);
-                    self.stack[ply].reduction = 0;
-                    self.stack[ply + 1].adc = self.stack[ply].adc;
-                    let mut v = -self.qsearch::<false>(sh, &child, -pc_beta, -pc_beta + 1, ply + 1, true);
-                    if v >= pc_beta {
-                        v = -self.search::<false>(sh, &child, -pc_beta, -pc_beta + 1, depth - 4, ply + 1, !cut_node);
-                    }
-                    self.pop_key();
-                    if self.stopped {
-                        return 0;
-                    }
-                    if v >= pc_beta {
-                        let se = if raw_eval == NO_EVAL { 0 } else { raw_eval };
-                        sh.tt.store(key, m, to_tt(v, ply), se, depth - 3, Bound::Lower, tt_pv);
                         return v;
                     }
                 }
@@ -605,7 +550,7 @@ impl Worker {
             // ADC: a late regular (quiet, non-checking, non-evasion) sibling at a PV node.
             self.stack[ply + 1].adc =
                 adc_here || (p.adc && PV && quiet && !gives_check && !in_check && move_count > p.adc_threshold);
-            let mut new_depth = depth - 1 + ext;
+            let new_depth = depth - 1 + ext;
             let mut v;
             if p.lmr && depth >= 2 && move_count > 1 + root as usize && (quiet || !PV || !tt_capture) {
                 let mut r = lmr_base;
@@ -628,11 +573,6 @@ impl Worker {
                 v = -self.search::<false>(sh, &child, -alpha - 1, -alpha, d, ply + 1, true);
                 self.stack[ply].reduction = 0;
                 if v > alpha && d < new_depth {
-                    // A result far above the best so far earns a deeper re-search; one that
-                    // barely clears it, a shallower one.
-                    if p.deeper_shallower {
-                        new_depth += (v > best + 40 + 2 * new_depth) as i32 - (v < best + 10) as i32;
-                    }
                     v = -self.search::<false>(sh, &child, -alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
                 }
             } else if !PV || move_count > 1 {
@@ -721,8 +661,7 @@ impl Worker {
                 && !(bound == Bound::Lower && best <= static_eval)
                 && !(bound == Bound::Upper && best >= static_eval)
             {
-                let last = self.last_moves(ply);
-                self.corr.update(pos, last, depth, best - static_eval);
+                self.corr.update(pos, depth, best - static_eval);
             }
         }
         best

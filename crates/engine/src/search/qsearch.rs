@@ -72,7 +72,7 @@ impl Worker {
                 }
                 _ => self.evaluate(sh, pos, ply),
             };
-            static_eval = self.corrected_eval(pos, ply, raw_eval);
+            static_eval = self.corrected_eval(pos, raw_eval);
             best = static_eval;
             if let Some(e) = entry {
                 if !is_decisive(tt_score)

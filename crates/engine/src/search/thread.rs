@@ -1,7 +1,7 @@
 //! One search thread: its stacks and histories, iterative deepening with
 //! aspiration windows and MultiPV, and Lazy SMP helper scheduling.
 
-use super::correction::{CorrectionHistory, CorrectionUse, LastMoves};
+use super::correction::CorrectionHistory;
 use super::ordering::{ContIndex, Histories, NONE_CONT};
 use super::{PvLine, ScoreBound, SearchInfo, SearchResult, Shared};
 use crate::eval::PawnCache;
@@ -118,21 +118,12 @@ impl Worker {
         crate::eval::evaluate_by(pos, sh.net, &mut self.pawns, adjust, |net| stack.evaluate(net, pos, ply))
     }
 
-    /// The last two moves before `ply` as continuation indices, for the move-pair correction.
+    /// `raw` corrected by what searches found in positions with the same pawns, the same
+    /// material and the same non-pawn pieces.
     #[inline]
-    pub fn last_moves(&self, ply: usize) -> LastMoves {
-        [
-            if ply >= 1 { self.stack[ply - 1].cont } else { NONE_CONT },
-            if ply >= 2 { self.stack[ply - 2].cont } else { NONE_CONT },
-        ]
-    }
-
-    /// `raw` corrected by what searches found in positions with the same pawns and the same
-    /// material (and, when switched on, the same non-pawn pieces or the same last two moves).
-    #[inline]
-    pub fn corrected_eval(&self, pos: &Position, ply: usize, raw: i32) -> i32 {
+    pub fn corrected_eval(&self, pos: &Position, raw: i32) -> i32 {
         if self.params.correction_history {
-            (raw + self.corr.correction(pos, self.last_moves(ply))).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1)
+            (raw + self.corr.correction(pos)).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1)
         } else {
             raw
         }
@@ -154,7 +145,7 @@ impl Worker {
         self.stopped = false;
         self.nmp_min_ply = 0;
         self.params = sh.opts.params.clone();
-        self.corr.used = CorrectionUse { non_pawn: self.params.non_pawn_corr, moves: self.params.move_corr };
+        self.corr.use_non_pawn = self.params.non_pawn_corr;
         self.seldepth = 0;
         self.stack.iter_mut().for_each(|f| *f = Frame::default());
         self.killers.iter_mut().for_each(|k| *k = [Move::NULL; 2]);
