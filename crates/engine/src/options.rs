@@ -156,9 +156,6 @@ pub struct SearchParams {
     pub lmr_cont2: bool,
     /// Correction history also keyed by each side's non-pawn pieces (session 54).
     pub non_pawn_corr: bool,
-    /// Singular search: two plies less for the hash move when its score alone beats beta,
-    /// one less at expected cut nodes.
-    pub singular_neg: bool,
     /// Margin of lazy evaluation in centipawns.
     pub lazy_margin: i32,
     /// Contempt in centipawns: draws count as this much worse for the side to move at the root.
@@ -203,7 +200,6 @@ impl Default for SearchParams {
             hindsight: true,
             lmr_cont2: true,
             non_pawn_corr: true,
-            singular_neg: false,
             lazy_margin: 400,
             contempt: 0,
             net_adjust: crate::eval::NetAdjust::default(),
@@ -244,7 +240,6 @@ impl SearchParams {
             ("Hindsight", |p| &mut p.hindsight),
             ("LmrCont2", |p| &mut p.lmr_cont2),
             ("NonPawnCorr", |p| &mut p.non_pawn_corr),
-            ("SingularNeg", |p| &mut p.singular_neg),
         ]
     }
 }

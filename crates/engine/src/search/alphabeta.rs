@@ -522,8 +522,6 @@ impl Worker {
                     } else if sbeta >= beta {
                         return sbeta;
                     } else if tt_score >= beta {
-                        ext = if p.singular_neg { -2 } else { -1 };
-                    } else if p.singular_neg && cut_node {
                         ext = -1;
                     }
                 } else {
