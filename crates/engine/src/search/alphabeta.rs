@@ -659,7 +659,7 @@ impl Worker {
                 && !(bound == Bound::Lower && best <= static_eval)
                 && !(bound == Bound::Upper && best >= static_eval)
             {
-                self.corr.update(pos, depth, best - static_eval);
+                self.corr.update(pos, p.non_pawn_corr, depth, best - static_eval);
             }
         }
         best

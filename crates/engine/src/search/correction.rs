@@ -24,8 +24,6 @@ pub(crate) struct CorrectionHistory {
     material: Table,
     /// `[colour of the pieces]` of `[side to move][key]`.
     non_pawn: [Table; 2],
-    /// Whether the non-pawn tables are read and written (the `NonPawnCorr` switch).
-    pub use_non_pawn: bool,
 }
 
 fn table() -> Table {
@@ -34,7 +32,7 @@ fn table() -> Table {
 
 impl Default for CorrectionHistory {
     fn default() -> Self {
-        CorrectionHistory { pawns: table(), material: table(), non_pawn: [table(), table()], use_non_pawn: true }
+        CorrectionHistory { pawns: table(), material: table(), non_pawn: [table(), table()] }
     }
 }
 
@@ -68,17 +66,13 @@ fn blend(entry: &mut i32, w: i32, target: i32) {
 }
 
 impl CorrectionHistory {
-    /// Forgets everything learnt; whether the non-pawn tables are used stays.
-    pub fn clear(&mut self) {
-        *self = CorrectionHistory { use_non_pawn: self.use_non_pawn, ..CorrectionHistory::default() };
-    }
-
-    /// The correction in centipawns to add to the static evaluation of `pos`.
+    /// The correction in centipawns to add to the static evaluation of `pos`; the non-pawn
+    /// tables take part when `non_pawn` (the `NonPawnCorr` switch).
     #[inline]
-    pub fn correction(&self, pos: &Position) -> i32 {
+    pub fn correction(&self, pos: &Position, non_pawn: bool) -> i32 {
         let (s, p, m) = slots(pos);
         let mut sum = self.pawns[s][p] + self.material[s][m] / 2;
-        if self.use_non_pawn {
+        if non_pawn {
             for c in Color::ALL {
                 sum += self.non_pawn[c.index()][s][non_pawn_index(pos, c)] / 2;
             }
@@ -88,13 +82,13 @@ impl CorrectionHistory {
 
     /// Records that a search of `depth` found `diff` centipawns more than the corrected
     /// static evaluation of `pos`.
-    pub fn update(&mut self, pos: &Position, depth: i32, diff: i32) {
+    pub fn update(&mut self, pos: &Position, non_pawn: bool, depth: i32, diff: i32) {
         let w = (depth + 1).min(MAX_WEIGHT);
         let target = diff.clamp(-MAX_CP, MAX_CP) * GRAIN;
         let (s, p, m) = slots(pos);
         blend(&mut self.pawns[s][p], w, target);
         blend(&mut self.material[s][m], w, target);
-        if self.use_non_pawn {
+        if non_pawn {
             for c in Color::ALL {
                 blend(&mut self.non_pawn[c.index()][s][non_pawn_index(pos, c)], w, target);
             }
@@ -108,21 +102,21 @@ mod tests {
 
     #[test]
     fn corrections_follow_results_and_stay_bounded_and_per_structure() {
-        let mut ch = CorrectionHistory { use_non_pawn: false, ..Default::default() };
+        let mut ch = CorrectionHistory::default();
         let a = Position::startpos();
         let b = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
-        assert_eq!(ch.correction(&a), 0);
+        assert_eq!(ch.correction(&a, false), 0);
         for _ in 0..200 {
-            ch.update(&a, 12, 500);
+            ch.update(&a, false, 12, 500);
         }
         // Both tables converge on their bound (from below: the blend rounds down).
         let full = MAX_CP + MAX_CP / 2;
-        assert!((full - 2..=full).contains(&ch.correction(&a)), "{}", ch.correction(&a));
-        assert_eq!(ch.correction(&b), 0, "another pawn structure and side to move is untouched");
+        assert!((full - 2..=full).contains(&ch.correction(&a, false)), "{}", ch.correction(&a, false));
+        assert_eq!(ch.correction(&b, false), 0, "another pawn structure and side to move is untouched");
         for _ in 0..400 {
-            ch.update(&a, 12, -20);
+            ch.update(&a, false, 12, -20);
         }
-        assert!((-30..=-28).contains(&ch.correction(&a)), "{}", ch.correction(&a));
+        assert!((-30..=-28).contains(&ch.correction(&a, false)), "{}", ch.correction(&a, false));
     }
 
     #[test]
@@ -130,17 +124,15 @@ mod tests {
         let a = Position::startpos();
         // Same pawns and material as `a`, a knight elsewhere.
         let b = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 1").unwrap();
-        let mut plain = CorrectionHistory { use_non_pawn: false, ..Default::default() };
+        let mut plain = CorrectionHistory::default();
         let mut ch = CorrectionHistory::default();
         for _ in 0..200 {
-            plain.update(&a, 12, 40);
-            ch.update(&a, 12, 40);
+            plain.update(&a, false, 12, 40);
+            ch.update(&a, true, 12, 40);
         }
-        assert_eq!(plain.correction(&a), plain.correction(&b), "unused tables are not read");
-        assert!(ch.correction(&a) > plain.correction(&a), "the non-pawn tables add to the correction");
-        assert!(ch.correction(&a) > ch.correction(&b), "the knight's move changes the key");
-        ch.clear();
-        assert_eq!(ch.correction(&a), 0);
-        assert!(ch.use_non_pawn, "clearing keeps the switch");
+        assert_eq!(plain.correction(&a, false), plain.correction(&b, false), "unused tables are not read");
+        assert_eq!(plain.correction(&a, true), plain.correction(&a, false), "unused tables are not written");
+        assert!(ch.correction(&a, true) > ch.correction(&a, false), "the non-pawn tables add to the correction");
+        assert!(ch.correction(&a, true) > ch.correction(&b, true), "the knight's move changes the key");
     }
 }

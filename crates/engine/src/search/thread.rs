@@ -123,7 +123,7 @@ impl Worker {
     #[inline]
     pub fn corrected_eval(&self, pos: &Position, raw: i32) -> i32 {
         if self.params.correction_history {
-            (raw + self.corr.correction(pos)).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1)
+            (raw + self.corr.correction(pos, self.params.non_pawn_corr)).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1)
         } else {
             raw
         }
@@ -131,7 +131,7 @@ impl Worker {
 
     pub fn clear(&mut self) {
         self.hist = Histories::default();
-        self.corr.clear();
+        self.corr = CorrectionHistory::default();
         self.pawns = PawnCache::new();
         self.killers.iter_mut().for_each(|k| *k = [Move::NULL; 2]);
     }
@@ -145,7 +145,6 @@ impl Worker {
         self.stopped = false;
         self.nmp_min_ply = 0;
         self.params = sh.opts.params.clone();
-        self.corr.use_non_pawn = self.params.non_pawn_corr;
         self.seldepth = 0;
         self.stack.iter_mut().for_each(|f| *f = Frame::default());
         self.killers.iter_mut().for_each(|k| *k = [Move::NULL; 2]);
