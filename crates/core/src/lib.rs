@@ -46,5 +46,5 @@ pub use game::{Game, Outcome, Termination};
 pub use movegen::GenType;
 pub use moves::{Move, MoveKind, MoveList};
 pub use piece::{Piece, Role};
-pub use position::Position;
+pub use position::{Keys, Position};
 pub use square::{File, Rank, Square};

@@ -31,6 +31,19 @@ static PIECE_OF_CODE: [Piece; 12] = {
     out
 };
 
+/// Every hash key of a position, as [`Position::keys_from_scratch`] computes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Keys {
+    /// [`Position::key`].
+    pub key: u64,
+    /// [`Position::pawn_key`].
+    pub pawn: u64,
+    /// [`Position::material_key`].
+    pub material: u64,
+    /// [`Position::non_pawn_key`] of White and Black.
+    pub non_pawn: [u64; 2],
+}
+
 /// A chess position with everything needed to generate and play moves.
 #[derive(Clone, PartialEq, Eq)]
 pub struct Position {
@@ -45,6 +58,7 @@ pub struct Position {
     pub(crate) key: u64,
     pub(crate) pawn_key: u64,
     pub(crate) material_key: u64,
+    pub(crate) non_pawn_keys: [u64; 2],
     pub(crate) checkers: Bitboard,
     pub(crate) chess960: bool,
 }
@@ -105,6 +119,7 @@ impl Position {
             key: 0,
             pawn_key: 0,
             material_key: 0,
+            non_pawn_keys: [0; 2],
             checkers: Bitboard::EMPTY,
             chess960: false,
         }
@@ -235,6 +250,13 @@ impl Position {
     #[inline]
     pub fn material_key(&self) -> u64 {
         self.material_key
+    }
+
+    /// Zobrist key of `color`'s pieces other than pawns, king included (for correction
+    /// histories keyed by piece placement).
+    #[inline]
+    pub fn non_pawn_key(&self, color: Color) -> u64 {
+        self.non_pawn_keys[color.index()]
     }
 
     /// True if castling moves are written Chess960-style (king takes rook).
@@ -377,9 +399,12 @@ impl Position {
         self.by_role[piece.role.index()] |= bb;
         self.by_color[piece.color.index()] |= bb;
         self.mailbox[sq.index()] = piece.index() as u8;
-        self.key ^= zobrist::piece_square(piece, sq);
+        let k = zobrist::piece_square(piece, sq);
+        self.key ^= k;
         if piece.role == Role::Pawn {
-            self.pawn_key ^= zobrist::piece_square(piece, sq);
+            self.pawn_key ^= k;
+        } else {
+            self.non_pawn_keys[piece.color.index()] ^= k;
         }
     }
 
@@ -389,9 +414,12 @@ impl Position {
         self.by_role[piece.role.index()] ^= bb;
         self.by_color[piece.color.index()] ^= bb;
         self.mailbox[sq.index()] = EMPTY;
-        self.key ^= zobrist::piece_square(piece, sq);
+        let k = zobrist::piece_square(piece, sq);
+        self.key ^= k;
         if piece.role == Role::Pawn {
-            self.pawn_key ^= zobrist::piece_square(piece, sq);
+            self.pawn_key ^= k;
+        } else {
+            self.non_pawn_keys[piece.color.index()] ^= k;
         }
     }
 
@@ -406,17 +434,21 @@ impl Position {
         self.key ^= k;
         if piece.role == Role::Pawn {
             self.pawn_key ^= k;
+        } else {
+            self.non_pawn_keys[piece.color.index()] ^= k;
         }
     }
 
     /// Recomputes every derived field (keys, checkers) from the placement and state.
     pub(crate) fn refresh(&mut self) {
-        let (mut key, mut pawn_key, mut material_key) = (0u64, 0u64, 0u64);
+        let (mut key, mut pawn_key, mut material_key, mut non_pawn_keys) = (0u64, 0u64, 0u64, [0u64; 2]);
         for sq in self.occupied() {
             if let Some(pc) = self.piece_at(sq) {
                 key ^= zobrist::piece_square(pc, sq);
                 if pc.role == Role::Pawn {
                     pawn_key ^= zobrist::piece_square(pc, sq);
+                } else {
+                    non_pawn_keys[pc.color.index()] ^= zobrist::piece_square(pc, sq);
                 }
             }
         }
@@ -439,6 +471,7 @@ impl Position {
         self.key = key;
         self.pawn_key = pawn_key;
         self.material_key = material_key;
+        self.non_pawn_keys = non_pawn_keys;
         self.checkers = if self.pieces(self.side, Role::King).nonempty() {
             self.attackers_to(self.king(self.side), self.occupied()) & self.by_color[(!self.side).index()]
         } else {
@@ -447,10 +480,10 @@ impl Position {
     }
 
     /// Computes keys from scratch (for tests that check the incremental update).
-    pub fn keys_from_scratch(&self) -> (u64, u64, u64) {
+    pub fn keys_from_scratch(&self) -> Keys {
         let mut p = self.clone();
         p.refresh();
-        (p.key, p.pawn_key, p.material_key)
+        Keys { key: p.key, pawn: p.pawn_key, material: p.material_key, non_pawn: p.non_pawn_keys }
     }
 
     // ----- making moves -----

@@ -3,7 +3,7 @@
 //! staged generators partition the legal moves, and playing with check info
 //! equals playing without.
 
-use bastion_core::{Game, GenType, MoveList, Position};
+use bastion_core::{Color, Game, GenType, MoveList, Position};
 use proptest::prelude::*;
 
 const STARTS: &[&str] = &[
@@ -50,10 +50,11 @@ proptest! {
             let m = moves[c as usize % moves.len()];
             game.make(m);
             let now = game.position();
-            let (k, pk, mk) = now.keys_from_scratch();
-            prop_assert_eq!(now.key(), k);
-            prop_assert_eq!(now.pawn_key(), pk);
-            prop_assert_eq!(now.material_key(), mk);
+            let keys = now.keys_from_scratch();
+            prop_assert_eq!(now.key(), keys.key);
+            prop_assert_eq!(now.pawn_key(), keys.pawn);
+            prop_assert_eq!(now.material_key(), keys.material);
+            prop_assert_eq!([now.non_pawn_key(Color::White), now.non_pawn_key(Color::Black)], keys.non_pawn);
             let mut reparsed = Position::from_fen(&now.fen()).unwrap();
             reparsed.set_chess960(now.is_chess960());
             prop_assert_eq!(&reparsed, now);

@@ -6,7 +6,7 @@
 //! passers); the search finds out, and these tables carry that knowledge to sibling
 //! positions so that pruning decisions that rest on the static evaluation improve.
 
-use bastion_core::{Color, Position, Role};
+use bastion_core::{Color, Position};
 
 const SIZE: usize = 16_384;
 /// Entries are kept in 1/GRAIN centipawn.
@@ -16,7 +16,9 @@ const MAX_CP: i32 = 64;
 /// Weight of a new observation is `min(depth + 1, MAX_WEIGHT)` out of 256.
 const MAX_WEIGHT: i32 = 16;
 
-type Table = Box<[[i32; SIZE]; 2]>;
+/// Entries fit in `i16` (at most `MAX_CP * GRAIN` = 16,384 in size): half the cache
+/// footprint of `i32`, for the same values.
+type Table = Box<[[i16; SIZE]; 2]>;
 
 /// Correction tables of one search thread.
 pub(crate) struct CorrectionHistory {
@@ -37,32 +39,18 @@ impl Default for CorrectionHistory {
 }
 
 /// Index of the placement of `c`'s knights, bishops, rooks, queens and king.
+#[inline]
 fn non_pawn_index(pos: &Position, c: Color) -> usize {
-    let mut h = 0u64;
-    for r in [Role::Knight, Role::Bishop, Role::Rook, Role::Queen, Role::King] {
-        h = (h ^ pos.pieces(c, r).0).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        h ^= h >> 29;
-    }
-    (h >> 50) as usize & (SIZE - 1)
-}
-
-/// Index of the material configuration (piece counts of both sides) of `pos`.
-fn material_index(pos: &Position) -> usize {
-    let mut h = 0u64;
-    for c in Color::ALL {
-        for r in [Role::Pawn, Role::Knight, Role::Bishop, Role::Rook, Role::Queen] {
-            h = (h ^ pos.pieces(c, r).count() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        }
-    }
-    (h >> 50) as usize & (SIZE - 1)
+    pos.non_pawn_key(c) as usize & (SIZE - 1)
 }
 
 fn slots(pos: &Position) -> (usize, usize, usize) {
-    (pos.side_to_move().index(), pos.pawn_key() as usize & (SIZE - 1), material_index(pos))
+    (pos.side_to_move().index(), pos.pawn_key() as usize & (SIZE - 1), pos.material_key() as usize & (SIZE - 1))
 }
 
-fn blend(entry: &mut i32, w: i32, target: i32) {
-    *entry = ((*entry * (256 - w) + target * w) / 256).clamp(-MAX_CP * GRAIN, MAX_CP * GRAIN);
+fn blend(entry: &mut i16, w: i32, target: i32) {
+    let v = ((i32::from(*entry) * (256 - w) + target * w) / 256).clamp(-MAX_CP * GRAIN, MAX_CP * GRAIN);
+    *entry = v as i16;
 }
 
 impl CorrectionHistory {
@@ -71,10 +59,10 @@ impl CorrectionHistory {
     #[inline]
     pub fn correction(&self, pos: &Position, non_pawn: bool) -> i32 {
         let (s, p, m) = slots(pos);
-        let mut sum = self.pawns[s][p] + self.material[s][m] / 2;
+        let mut sum = i32::from(self.pawns[s][p]) + i32::from(self.material[s][m]) / 2;
         if non_pawn {
             for c in Color::ALL {
-                sum += self.non_pawn[c.index()][s][non_pawn_index(pos, c)] / 2;
+                sum += i32::from(self.non_pawn[c.index()][s][non_pawn_index(pos, c)]) / 2;
             }
         }
         sum / GRAIN
