@@ -71,3 +71,18 @@ proptest! {
         prop_assert!(snapshots.is_empty());
     }
 }
+
+/// The non-pawn keys follow each side's pieces other than pawns and nothing else.
+#[test]
+fn non_pawn_keys_follow_only_their_sides_pieces() {
+    let start = Position::startpos();
+    let keys = |p: &Position| [p.non_pawn_key(Color::White), p.non_pawn_key(Color::Black)];
+    let pawn_push = start.play(start.parse_uci("e2e4").unwrap());
+    assert_eq!(keys(&pawn_push), keys(&start), "a pawn move leaves both");
+    assert_ne!(pawn_push.pawn_key(), start.pawn_key());
+    let knight = start.play(start.parse_uci("g1f3").unwrap());
+    assert_ne!(knight.non_pawn_key(Color::White), start.non_pawn_key(Color::White));
+    assert_eq!(knight.non_pawn_key(Color::Black), start.non_pawn_key(Color::Black));
+    assert_eq!(knight.pawn_key(), start.pawn_key());
+    assert_ne!(start.non_pawn_key(Color::White), start.non_pawn_key(Color::Black));
+}
