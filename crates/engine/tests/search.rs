@@ -250,3 +250,43 @@ fn known_draws_stay_drawn_in_every_line_and_depth() {
         }
     }
 }
+
+#[test]
+fn every_search_switch_changes_the_search() {
+    // Flipping any switch from its default must change what a fixed-depth search does on
+    // one of these positions (a middlegame, a tactical one, an ending, a mate in three),
+    // with the network or with the hand-written evaluation (LazyEval serves only the
+    // latter): a switch with no effect is dead code that self-play would measure as noise.
+    let fens = [
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 1 8",
+        "r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - 1 7",
+        "8/5pk1/6p1/3R4/1r5P/6P1/5PK1/8 b - - 0 40",
+        "r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1",
+    ];
+    let run = |params: &bastion_engine::SearchParams| -> Vec<(u64, Option<bastion_core::Move>)> {
+        let mut out = Vec::new();
+        for network in [true, false] {
+            for fen in fens {
+                let mut e =
+                    Engine::new(EngineOptions { hash_mb: 8, params: params.clone(), ..EngineOptions::default() });
+                if !network {
+                    e.set_network(None);
+                }
+                let r = search(&mut e, fen, Limits::depth(9));
+                out.push((r.nodes, r.best));
+            }
+        }
+        out
+    };
+    let default = run(&bastion_engine::SearchParams::default());
+    let mut inert = Vec::new();
+    for (name, field) in bastion_engine::SearchParams::switches() {
+        let mut p = bastion_engine::SearchParams::default();
+        let f = field(&mut p);
+        *f = !*f;
+        if run(&p) == default {
+            inert.push(*name);
+        }
+    }
+    assert!(inert.is_empty(), "switches with no effect at depth 9: {inert:?}");
+}
