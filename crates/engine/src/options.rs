@@ -156,10 +156,6 @@ pub struct SearchParams {
     pub lmr_cont2: bool,
     /// Correction history also keyed by each side's non-pawn pieces (session 54).
     pub non_pawn_corr: bool,
-    /// A quiet move whose static evaluation swing favours the mover earns history (session 55).
-    pub eval_diff_hist: bool,
-    /// Fail-high scores are pulled toward beta in proportion to depth (session 55).
-    pub fail_high_blend: bool,
     /// Margin of lazy evaluation in centipawns.
     pub lazy_margin: i32,
     /// Contempt in centipawns: draws count as this much worse for the side to move at the root.
@@ -204,8 +200,6 @@ impl Default for SearchParams {
             hindsight: true,
             lmr_cont2: true,
             non_pawn_corr: true,
-            eval_diff_hist: false,
-            fail_high_blend: false,
             lazy_margin: 400,
             contempt: 0,
             net_adjust: crate::eval::NetAdjust::default(),
@@ -246,8 +240,6 @@ impl SearchParams {
             ("Hindsight", |p| &mut p.hindsight),
             ("LmrCont2", |p| &mut p.lmr_cont2),
             ("NonPawnCorr", |p| &mut p.non_pawn_corr),
-            ("EvalDiffHist", |p| &mut p.eval_diff_hist),
-            ("FailHighBlend", |p| &mut p.fail_high_blend),
         ]
     }
 }

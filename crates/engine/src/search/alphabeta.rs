@@ -300,17 +300,6 @@ impl Worker {
             }
         }
         self.stack[ply].static_eval = static_eval;
-        // The quiet move that led here is judged by the swing of the static evaluation
-        // it caused: one that left the opponent (now to move) worse off earns history.
-        if p.eval_diff_hist && !root && !in_check && excluded.is_null() {
-            let prev = self.stack[ply - 1];
-            if prev.static_eval != NO_EVAL && !prev.mv.is_null() && !prev.captured && !prev.mv.is_promotion() {
-                let bonus = (-13 * (prev.static_eval + static_eval)).clamp(-1650, 1550);
-                let them = (!pos.side_to_move()).index();
-                let (from, to) = (prev.mv.from().index(), prev.mv.to().index());
-                ordering::update(&mut self.hist.butterfly[them][from][to], bonus);
-            }
-        }
         // Hindsight: the parent reduced the move that led here. If the mover is not worse
         // for it by static evaluation, the reduction was too optimistic and one ply is
         // given back; if both evaluations favour the mover clearly, one more is taken.
@@ -650,11 +639,6 @@ impl Worker {
         }
         if best >= beta && !best_move.is_null() {
             self.update_histories(pos, ply, best_move, depth, &quiets, &captures);
-        }
-        // A fail-high score is a bound found by a search that stopped at the first
-        // refutation; deeper ones tend to overshoot less, so trust it more with depth.
-        if p.fail_high_blend && best >= beta && !root && !is_decisive(best) && !is_decisive(alpha) {
-            best = (best * depth + beta) / (depth + 1);
         }
         if excluded.is_null() && !(root && self.pv_idx > 0) {
             let bound = if best >= beta {
