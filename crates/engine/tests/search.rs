@@ -1,7 +1,7 @@
 //! Search behaviour: mates, draws, limits, MultiPV, threads, stop.
 
 use bastion_core::Position;
-use bastion_engine::{Engine, EngineOptions, Limits, Score};
+use bastion_engine::{Engine, EngineOptions, Limits, Score, SearchParams};
 use std::time::{Duration, Instant};
 
 fn engine() -> Engine {
@@ -263,7 +263,7 @@ fn every_search_switch_changes_the_search() {
         "8/5pk1/6p1/3R4/1r5P/6P1/5PK1/8 b - - 0 40",
         "r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1",
     ];
-    let run = |params: &bastion_engine::SearchParams| -> Vec<(u64, Option<bastion_core::Move>)> {
+    let run = |params: &SearchParams| -> Vec<(u64, Option<bastion_core::Move>)> {
         let mut out = Vec::new();
         for network in [true, false] {
             for fen in fens {
@@ -278,10 +278,10 @@ fn every_search_switch_changes_the_search() {
         }
         out
     };
-    let default = run(&bastion_engine::SearchParams::default());
+    let default = run(&SearchParams::default());
     let mut inert = Vec::new();
-    for (name, field) in bastion_engine::SearchParams::switches() {
-        let mut p = bastion_engine::SearchParams::default();
+    for (name, field) in SearchParams::switches() {
+        let mut p = SearchParams::default();
         let f = field(&mut p);
         *f = !*f;
         if run(&p) == default {
