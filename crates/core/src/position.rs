@@ -444,11 +444,12 @@ impl Position {
         let (mut key, mut pawn_key, mut material_key, mut non_pawn_keys) = (0u64, 0u64, 0u64, [0u64; 2]);
         for sq in self.occupied() {
             if let Some(pc) = self.piece_at(sq) {
-                key ^= zobrist::piece_square(pc, sq);
+                let k = zobrist::piece_square(pc, sq);
+                key ^= k;
                 if pc.role == Role::Pawn {
-                    pawn_key ^= zobrist::piece_square(pc, sq);
+                    pawn_key ^= k;
                 } else {
-                    non_pawn_keys[pc.color.index()] ^= zobrist::piece_square(pc, sq);
+                    non_pawn_keys[pc.color.index()] ^= k;
                 }
             }
         }

@@ -38,14 +38,20 @@ impl Default for CorrectionHistory {
     }
 }
 
+/// Table index of a Zobrist key.
+#[inline]
+fn slot(key: u64) -> usize {
+    key as usize & (SIZE - 1)
+}
+
 /// Index of the placement of `c`'s knights, bishops, rooks, queens and king.
 #[inline]
 fn non_pawn_index(pos: &Position, c: Color) -> usize {
-    pos.non_pawn_key(c) as usize & (SIZE - 1)
+    slot(pos.non_pawn_key(c))
 }
 
 fn slots(pos: &Position) -> (usize, usize, usize) {
-    (pos.side_to_move().index(), pos.pawn_key() as usize & (SIZE - 1), pos.material_key() as usize & (SIZE - 1))
+    (pos.side_to_move().index(), slot(pos.pawn_key()), slot(pos.material_key()))
 }
 
 fn blend(entry: &mut i16, w: i32, target: i32) {
