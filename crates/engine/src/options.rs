@@ -156,10 +156,6 @@ pub struct SearchParams {
     pub lmr_cont2: bool,
     /// Correction history also keyed by each side's non-pawn pieces (session 54).
     pub non_pawn_corr: bool,
-    /// Quiet-move history keyed by the pawn structure, in ordering and updates (session 56).
-    pub pawn_hist: bool,
-    /// Butterfly history also indexed by whether the move leaves or enters an attacked square (session 56).
-    pub threat_hist: bool,
     /// Margin of lazy evaluation in centipawns.
     pub lazy_margin: i32,
     /// Contempt in centipawns: draws count as this much worse for the side to move at the root.
@@ -204,8 +200,6 @@ impl Default for SearchParams {
             hindsight: true,
             lmr_cont2: true,
             non_pawn_corr: true,
-            pawn_hist: false,
-            threat_hist: false,
             lazy_margin: 400,
             contempt: 0,
             net_adjust: crate::eval::NetAdjust::default(),
@@ -246,8 +240,6 @@ impl SearchParams {
             ("Hindsight", |p| &mut p.hindsight),
             ("LmrCont2", |p| &mut p.lmr_cont2),
             ("NonPawnCorr", |p| &mut p.non_pawn_corr),
-            ("PawnHist", |p| &mut p.pawn_hist),
-            ("ThreatHist", |p| &mut p.threat_hist),
         ]
     }
 }

@@ -4,21 +4,22 @@ def load(p):
     t=op(p,'rt').read()
     res={}
     for g in t.split('[Event ')[1:]:
-        r=re.search(r'\[Round "([^"]+)"\]',g).group(1)
+        # Keyed by the opening and Bastion's colour, so slices need not line up (session 56).
+        fen=re.search(r'\[FEN "([^"]+)"\]',g).group(1)
         w=re.search(r'\[White "([^"]+)"\]',g).group(1)
         R=re.search(r'\[Result "([^"]+)"\]',g).group(1)
         s={'1-0':1,'0-1':0,'1/2-1/2':0.5}.get(R)
         if s is None: continue
         if w!='bastion': s=1-s
-        res[r]=s
+        res[(fen,w=='bastion')]=s
     return res
-# Arguments: OLD NEW [OLD NEW ...]; pairs from each OLD/NEW couple are pooled (round numbers
-# may repeat between couples, so each couple is matched on its own).
+# Arguments: OLD NEW [OLD NEW ...]; pairs from each OLD/NEW couple are pooled (each couple is
+# matched on its own). A pair is one opening played with both colours in both files.
 d=[]; old=0.0
 for i in range(1,len(sys.argv),2):
     a=load(sys.argv[i]); b=load(sys.argv[i+1])
-    for p in sorted({r.split('.')[0] for r in b}):
-        ks=[p+'.1',p+'.2']
+    for fen in sorted({f for f,_ in b}):
+        ks=[(fen,True),(fen,False)]
         if all(k in a and k in b for k in ks):
             d.append(sum(b[k] for k in ks)-sum(a[k] for k in ks))
             old+=sum(a[k] for k in ks)

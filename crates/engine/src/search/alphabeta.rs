@@ -6,7 +6,7 @@ use super::Shared;
 use crate::score::*;
 use crate::tb::Wdl;
 use crate::tt::Bound;
-use bastion_core::{Bitboard, Color, Move, MoveList, Position, Role};
+use bastion_core::{Color, Move, MoveList, Position, Role};
 
 /// Key modifier for singular-extension searches (which exclude one move).
 const EXCLUSION_KEY: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -126,14 +126,10 @@ impl Worker {
     }
 
     fn update_quiet(&mut self, pos: &Position, ply: usize, us: usize, m: Move, bonus: i32) {
-        let slot = ordering::threat_slot(self.stack[ply].threats, m);
-        ordering::update(&mut self.hist.butterfly[us][slot][m.from().index()][m.to().index()], bonus);
+        ordering::update(&mut self.hist.butterfly[us][m.from().index()][m.to().index()], bonus);
         let ci = cont_index(pos, m);
         if ci == NONE_CONT {
             return;
-        }
-        if self.params.pawn_hist {
-            ordering::update(&mut self.hist.pawn[ordering::pawn_slot(pos)][ci], bonus);
         }
         let deepest = if self.params.cont_hist4 { 4 } else { 2 };
         for back in [1usize, 2, 4] {
@@ -146,19 +142,9 @@ impl Worker {
         }
     }
 
-    /// Squares the side not to move attacks, for the butterfly slot; empty unless `ThreatHist`.
-    fn threat_map(&self, pos: &Position) -> Bitboard {
-        if self.params.threat_hist {
-            pos.attacked_squares(!pos.side_to_move())
-        } else {
-            Bitboard::EMPTY
-        }
-    }
-
     fn quiet_score(&self, pos: &Position, ply: usize, m: Move) -> i32 {
         let us = pos.side_to_move().index();
-        let slot = ordering::threat_slot(self.stack[ply].threats, m);
-        let mut s = self.hist.butterfly[us][slot][m.from().index()][m.to().index()] as i32;
+        let mut s = self.hist.butterfly[us][m.from().index()][m.to().index()] as i32;
         let ci = cont_index(pos, m);
         if ci != NONE_CONT && ply >= 1 && self.stack[ply - 1].cont != NONE_CONT {
             s += self.hist.cont[self.stack[ply - 1].cont][ci] as i32;
@@ -231,9 +217,8 @@ impl Worker {
             {
                 if tt_score >= beta && !tt_move.is_null() && !is_capture(pos, tt_move) && self.params.killers {
                     let bonus = ordering::stat_bonus(depth);
-                    let us = pos.side_to_move();
-                    self.stack[ply].threats = self.threat_map(pos);
-                    self.update_quiet(pos, ply, us.index(), tt_move, bonus);
+                    let us = pos.side_to_move().index();
+                    self.update_quiet(pos, ply, us, tt_move, bonus);
                 }
                 return tt_score;
             }
@@ -442,8 +427,6 @@ impl Worker {
         let tt_capture = !tt_move.is_null() && is_capture(pos, tt_move);
         let adc_here = self.stack[ply].adc;
         let check_info = pos.check_info();
-        let threat_map = self.threat_map(pos);
-        self.stack[ply].threats = threat_map;
         // With four men (KRKB, KRKN, KQKR, KBPK, KQKP, ...) one quiet move is often the
         // only defence or the only way to make progress, and move-count and history
         // pruning turn such endings into false wins or false draws; with five, the same
@@ -468,8 +451,6 @@ impl Worker {
                     use_history: p.history,
                     use_cont: p.counter_moves,
                     threats: p.threat_ordering.then_some(&check_info),
-                    pawn_slot: p.pawn_hist.then(|| ordering::pawn_slot(pos)),
-                    threat_map,
                 };
                 match picker.next(pos, &ctx) {
                     Some(m) => m,

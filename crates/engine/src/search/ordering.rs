@@ -15,43 +15,23 @@ const HIST_MAX: i32 = 16_384;
 
 /// All history-like statistics of one search thread.
 pub struct Histories {
-    /// Butterfly history `[colour][threat slot][from][to]` (see [`threat_slot`]).
-    pub butterfly: Box<[[[[i16; 64]; 64]; 4]; 2]>,
+    /// Butterfly history `[colour][from][to]`.
+    pub butterfly: Box<[[[i16; 64]; 64]; 2]>,
     /// Capture history `[piece][to][captured role]`.
     pub capture: Box<[[[i16; 6]; 64]; 12]>,
     /// Continuation history `[previous piece-to][piece-to]` (1 and 2 plies back).
     pub cont: Vec<[i16; 768]>,
     /// Counter move `[previous piece][previous to]`.
     pub counter: Box<[[Move; 64]; 12]>,
-    /// Pawn-structure history `[pawn slot][piece-to]` (`PawnHist`; see [`pawn_slot`]).
-    pub pawn: Vec<[i16; 768]>,
-}
-
-/// Butterfly-history slot of `m` given the squares the opponent attacks (`ThreatHist`):
-/// whether it leaves an attacked square and whether it enters one. With no threat map
-/// (the switch off) every move uses slot 0.
-#[inline]
-pub fn threat_slot(threats: Bitboard, m: Move) -> usize {
-    2 * threats.contains(m.from()) as usize + threats.contains(m.to()) as usize
-}
-
-/// Slots of the pawn-structure history.
-const PAWN_SLOTS: usize = 512;
-
-/// Slot of the pawn-structure history for `pos`'s pawns.
-#[inline]
-pub fn pawn_slot(pos: &Position) -> usize {
-    pos.pawn_key() as usize % PAWN_SLOTS
 }
 
 impl Default for Histories {
     fn default() -> Self {
         Histories {
-            butterfly: Box::new([[[[0; 64]; 64]; 4]; 2]),
+            butterfly: Box::new([[[0; 64]; 64]; 2]),
             capture: Box::new([[[0; 6]; 64]; 12]),
             cont: vec![[0; 768]; 768],
             counter: Box::new([[Move::NULL; 64]; 12]),
-            pawn: vec![[0; 768]; PAWN_SLOTS],
         }
     }
 }
@@ -125,10 +105,6 @@ pub struct QuietContext<'a> {
     /// Order quiet moves also by threats (lift pieces out of attack by lesser pieces,
     /// keep them out of it, try checks early), given the node's check info; `None`: not.
     pub threats: Option<&'a CheckInfo>,
-    /// Pawn-structure history slot of the node (`PawnHist`); `None`: not used.
-    pub pawn_slot: Option<usize>,
-    /// Squares the opponent attacks, for the butterfly slot (`ThreatHist`; empty when off).
-    pub threat_map: Bitboard,
 }
 
 /// Squares the opponent of the side to move attacks with pawns, with pawns or minor
@@ -292,20 +268,14 @@ impl MovePicker {
                         } else {
                             let mut s = 0;
                             if ctx.use_history {
-                                s += ctx.hist.butterfly[us][threat_slot(ctx.threat_map, m)][m.from().index()]
-                                    [m.to().index()] as i32;
+                                s += ctx.hist.butterfly[us][m.from().index()][m.to().index()] as i32;
                             }
-                            if ctx.use_cont || ctx.pawn_slot.is_some() {
+                            if ctx.use_cont {
                                 let ci = cont_index(pos, m);
-                                if ctx.use_cont {
-                                    for p in ctx.prev {
-                                        if p != NONE_CONT && ci != NONE_CONT {
-                                            s += ctx.hist.cont[p][ci] as i32;
-                                        }
+                                for p in ctx.prev {
+                                    if p != NONE_CONT && ci != NONE_CONT {
+                                        s += ctx.hist.cont[p][ci] as i32;
                                     }
-                                }
-                                if let (Some(slot), true) = (ctx.pawn_slot, ci != NONE_CONT) {
-                                    s += ctx.hist.pawn[slot][ci] as i32;
                                 }
                             }
                             // Castling is a king move, which the threat terms leave alone.
@@ -361,8 +331,6 @@ mod tests {
             use_history: true,
             use_cont: true,
             threats: threats.then_some(&check_info),
-            pawn_slot: None,
-            threat_map: Bitboard::EMPTY,
         };
         let mut picker = MovePicker::new(Move::NULL, false);
         std::iter::from_fn(|| picker.next(&pos, &ctx)).map(|m| pos.to_uci(m)).collect()

@@ -8,7 +8,7 @@ use super::Shared;
 use crate::eval;
 use crate::score::*;
 use crate::tt::Bound;
-use bastion_core::{Bitboard, GenType, Move, MoveList, Position, Role};
+use bastion_core::{GenType, Move, MoveList, Position, Role};
 
 const PIECE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 0];
 
@@ -108,8 +108,6 @@ impl Worker {
             use_history: true,
             use_cont: true,
             threats: None,
-            pawn_slot: None,
-            threat_map: Bitboard::EMPTY,
         };
         // Collected first (the picker borrows the histories the recursion mutates);
         // a stack list avoids a heap allocation per node.

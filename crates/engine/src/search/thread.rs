@@ -8,7 +8,7 @@ use crate::eval::PawnCache;
 use crate::nnue::AccumulatorStack;
 use crate::options::SearchParams;
 use crate::score::*;
-use bastion_core::{Bitboard, Move, Position};
+use bastion_core::{Move, Position};
 use std::sync::atomic::Ordering;
 
 /// Per-ply search state.
@@ -23,8 +23,6 @@ pub(crate) struct Frame {
     pub captured: bool,
     /// Plies by which late-move reduction cut the move searched from here (0 when none).
     pub reduction: i32,
-    /// Squares the opponent of the side to move attacks (`ThreatHist` only; else empty).
-    pub threats: Bitboard,
 }
 
 impl Default for Frame {
@@ -37,7 +35,6 @@ impl Default for Frame {
             adc: false,
             captured: false,
             reduction: 0,
-            threats: Bitboard::EMPTY,
         }
     }
 }
