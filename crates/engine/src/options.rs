@@ -156,6 +156,14 @@ pub struct SearchParams {
     pub lmr_cont2: bool,
     /// Correction history also keyed by each side's non-pawn pieces (session 54).
     pub non_pawn_corr: bool,
+    /// Static evaluation scaled toward zero as the 50-move counter grows (candidate, session 57).
+    pub rule50_scale: bool,
+    /// Futility pruning of captures near the leaves (candidate, session 57).
+    pub capt_futility: bool,
+    /// Quiescence fail-highs blended toward beta (candidate, session 57).
+    pub qs_blend: bool,
+    /// One more reduction below children that keep failing high (candidate, session 57).
+    pub cutoff_cnt: bool,
     /// Margin of lazy evaluation in centipawns.
     pub lazy_margin: i32,
     /// Contempt in centipawns: draws count as this much worse for the side to move at the root.
@@ -200,6 +208,10 @@ impl Default for SearchParams {
             hindsight: true,
             lmr_cont2: true,
             non_pawn_corr: true,
+            rule50_scale: false,
+            capt_futility: false,
+            qs_blend: false,
+            cutoff_cnt: false,
             lazy_margin: 400,
             contempt: 0,
             net_adjust: crate::eval::NetAdjust::default(),
@@ -240,6 +252,10 @@ impl SearchParams {
             ("Hindsight", |p| &mut p.hindsight),
             ("LmrCont2", |p| &mut p.lmr_cont2),
             ("NonPawnCorr", |p| &mut p.non_pawn_corr),
+            ("Rule50Scale", |p| &mut p.rule50_scale),
+            ("CaptFutility", |p| &mut p.capt_futility),
+            ("QsBlend", |p| &mut p.qs_blend),
+            ("CutoffCnt", |p| &mut p.cutoff_cnt),
         ]
     }
 }

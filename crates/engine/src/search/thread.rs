@@ -23,6 +23,8 @@ pub(crate) struct Frame {
     pub captured: bool,
     /// Plies by which late-move reduction cut the move searched from here (0 when none).
     pub reduction: i32,
+    /// Beta cutoffs found so far by nodes at this ply below the current parent.
+    pub cutoffs: u32,
 }
 
 impl Default for Frame {
@@ -35,6 +37,7 @@ impl Default for Frame {
             adc: false,
             captured: false,
             reduction: 0,
+            cutoffs: 0,
         }
     }
 }
@@ -122,11 +125,14 @@ impl Worker {
     /// material and the same non-pawn pieces.
     #[inline]
     pub fn corrected_eval(&self, pos: &Position, raw: i32) -> i32 {
-        if self.params.correction_history {
-            (raw + self.corr.correction(pos, self.params.non_pawn_corr)).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1)
+        let v = if self.params.correction_history {
+            raw + self.corr.correction(pos, self.params.non_pawn_corr)
         } else {
             raw
-        }
+        };
+        // Shrinking toward a draw as the 50-move counter grows favours moves that make progress.
+        let v = if self.params.rule50_scale { v * (200 - pos.halfmove_clock().min(100) as i32) / 200 } else { v };
+        v.clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1)
     }
 
     pub fn clear(&mut self) {
