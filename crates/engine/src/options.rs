@@ -164,6 +164,12 @@ pub struct SearchParams {
     pub qs_blend: bool,
     /// One more reduction below children that keep failing high (candidate, session 57).
     pub cutoff_cnt: bool,
+    /// Root re-searches after a fail-high go one ply shallower each time (candidate, session 57).
+    pub asp_fail_high: bool,
+    /// A larger history bonus when the best move beat beta by a wide margin (candidate, session 57).
+    pub hist_margin: bool,
+    /// Quiescence skips captures that do not win material when eval + margin is below alpha (candidate, session 57).
+    pub qs_see_futility: bool,
     /// Margin of lazy evaluation in centipawns.
     pub lazy_margin: i32,
     /// Contempt in centipawns: draws count as this much worse for the side to move at the root.
@@ -212,6 +218,9 @@ impl Default for SearchParams {
             capt_futility: false,
             qs_blend: false,
             cutoff_cnt: false,
+            asp_fail_high: false,
+            hist_margin: false,
+            qs_see_futility: false,
             lazy_margin: 400,
             contempt: 0,
             net_adjust: crate::eval::NetAdjust::default(),
@@ -256,6 +265,9 @@ impl SearchParams {
             ("CaptFutility", |p| &mut p.capt_futility),
             ("QsBlend", |p| &mut p.qs_blend),
             ("CutoffCnt", |p| &mut p.cutoff_cnt),
+            ("AspFailHigh", |p| &mut p.asp_fail_high),
+            ("HistMargin", |p| &mut p.hist_margin),
+            ("QsSeeFutility", |p| &mut p.qs_see_futility),
         ]
     }
 }

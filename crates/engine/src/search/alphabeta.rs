@@ -654,7 +654,8 @@ impl Worker {
             };
         }
         if best >= beta && !best_move.is_null() {
-            self.update_histories(pos, ply, best_move, depth, &quiets, &captures);
+            let bonus_depth = depth + (p.hist_margin && best > beta + 150) as i32;
+            self.update_histories(pos, ply, best_move, bonus_depth, &quiets, &captures);
         }
         if excluded.is_null() && !(root && self.pv_idx > 0) {
             let bound = if best >= beta {

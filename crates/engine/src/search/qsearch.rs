@@ -155,6 +155,17 @@ impl Worker {
                         continue;
                     }
                 }
+                if self.params.qs_see_futility
+                    && i < first_quiet
+                    && !m.is_promotion()
+                    && Some(m.to()) != prev_to
+                    && !pos.gives_check_with(m, &check_info)
+                    && futility_base <= alpha
+                    && !pos.see_ge(m, 1)
+                {
+                    best = best.max(futility_base);
+                    continue;
+                }
                 if !pos.see_ge(m, 0) {
                     continue;
                 }

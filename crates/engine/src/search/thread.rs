@@ -293,8 +293,10 @@ impl Worker {
                     } else {
                         (-INFINITE, INFINITE)
                     };
+                let mut fail_highs = 0;
                 loop {
-                    let v = self.search::<true>(sh, &self.root.clone(), alpha, beta, depth, 0, false);
+                    let d = if self.params.asp_fail_high { (depth - fail_highs).max(1) } else { depth };
+                    let v = self.search::<true>(sh, &self.root.clone(), alpha, beta, d, 0, false);
                     self.sort_root(pv_idx, self.root_moves.len());
                     if self.stopped {
                         break;
@@ -302,9 +304,11 @@ impl Worker {
                     let bound = if v <= alpha {
                         beta = (alpha + beta) / 2;
                         alpha = (v - delta).max(-INFINITE);
+                        fail_highs = 0;
                         ScoreBound::Upper
                     } else if v >= beta {
                         beta = (v + delta).min(INFINITE);
+                        fail_highs += 1;
                         ScoreBound::Lower
                     } else {
                         break;
