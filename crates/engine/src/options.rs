@@ -156,19 +156,11 @@ pub struct SearchParams {
     pub lmr_cont2: bool,
     /// Correction history also keyed by each side's non-pawn pieces (session 54).
     pub non_pawn_corr: bool,
-    /// Static evaluation scaled toward zero as the 50-move counter grows (candidate, session 57).
-    pub rule50_scale: bool,
-    /// Futility pruning of captures near the leaves (candidate, session 57).
-    pub capt_futility: bool,
-    /// Quiescence fail-highs blended toward beta (candidate, session 57).
-    pub qs_blend: bool,
-    /// One more reduction below children that keep failing high (candidate, session 57).
-    pub cutoff_cnt: bool,
-    /// Root re-searches after a fail-high go one ply shallower each time (candidate, session 57).
+    /// Root re-searches after a fail-high go one ply shallower each time (session 57).
     pub asp_fail_high: bool,
-    /// A larger history bonus when the best move beat beta by a wide margin (candidate, session 57).
+    /// A larger history bonus when the best move beat beta by a wide margin (session 57).
     pub hist_margin: bool,
-    /// Quiescence skips captures that do not win material when eval + margin is below alpha (candidate, session 57).
+    /// Quiescence skips captures that do not win material when eval + margin is below alpha (session 57).
     pub qs_see_futility: bool,
     /// Margin of lazy evaluation in centipawns.
     pub lazy_margin: i32,
@@ -214,13 +206,9 @@ impl Default for SearchParams {
             hindsight: true,
             lmr_cont2: true,
             non_pawn_corr: true,
-            rule50_scale: false,
-            capt_futility: false,
-            qs_blend: false,
-            cutoff_cnt: false,
-            asp_fail_high: false,
-            hist_margin: false,
-            qs_see_futility: false,
+            asp_fail_high: true,
+            hist_margin: true,
+            qs_see_futility: true,
             lazy_margin: 400,
             contempt: 0,
             net_adjust: crate::eval::NetAdjust::default(),
@@ -261,10 +249,6 @@ impl SearchParams {
             ("Hindsight", |p| &mut p.hindsight),
             ("LmrCont2", |p| &mut p.lmr_cont2),
             ("NonPawnCorr", |p| &mut p.non_pawn_corr),
-            ("Rule50Scale", |p| &mut p.rule50_scale),
-            ("CaptFutility", |p| &mut p.capt_futility),
-            ("QsBlend", |p| &mut p.qs_blend),
-            ("CutoffCnt", |p| &mut p.cutoff_cnt),
             ("AspFailHigh", |p| &mut p.asp_fail_high),
             ("HistMargin", |p| &mut p.hist_margin),
             ("QsSeeFutility", |p| &mut p.qs_see_futility),

@@ -1,7 +1,6 @@
 //! Principal variation search with the usual selectivity (each feature switchable).
 
 use super::ordering::{self, cont_index, is_capture, MovePicker, QuietContext, NONE_CONT};
-use super::qsearch::PIECE_VALUE;
 use super::thread::{Worker, NO_EVAL};
 use super::Shared;
 use crate::score::*;
@@ -320,7 +319,6 @@ impl Worker {
                 && self.stack[ply - 2].static_eval != NO_EVAL
                 && static_eval > self.stack[ply - 2].static_eval);
         self.killers[ply + 2] = [Move::NULL; 2];
-        self.stack[ply + 2].cutoffs = 0;
         self.stack[ply + 1].excluded = Move::NULL;
         let us = pos.side_to_move();
 
@@ -491,19 +489,9 @@ impl Worker {
                     if p.see_pruning && lmr_depth <= 7 && !pos.see_ge(m, -p.margins.see_quiet * lmr_depth * lmr_depth) {
                         continue;
                     }
-                } else {
-                    if p.capt_futility && capture && !in_check && !gives_check && lmr_depth < 7 {
-                        let victim = ordering::captured_role(pos, m);
-                        let ch = pos
-                            .piece_at(m.from())
-                            .map_or(0, |pc| self.hist.capture[pc.index()][m.to().index()][victim.index()] as i32);
-                        if eval_est + 190 + 200 * lmr_depth + PIECE_VALUE[victim.index()] + ch / 8 <= alpha {
-                            continue;
-                        }
-                    }
-                    if p.see_pruning && depth <= 7 && !gives_check && !pos.see_ge(m, -p.margins.see_capture * depth) {
-                        continue;
-                    }
+                } else if p.see_pruning && depth <= 7 && !gives_check && !pos.see_ge(m, -p.margins.see_capture * depth)
+                {
+                    continue;
                 }
             }
 
@@ -578,9 +566,6 @@ impl Worker {
                 if tt_capture && quiet {
                     r += 1;
                 }
-                if p.cutoff_cnt && self.stack[ply + 1].cutoffs > 3 {
-                    r += 1;
-                }
                 let d = (new_depth - r).clamp(1, new_depth.max(1));
                 self.stack[ply].reduction = new_depth - d;
                 v = -self.search::<false>(sh, &child, -alpha - 1, -alpha, d, ply + 1, true);
@@ -629,7 +614,6 @@ impl Worker {
                         self.update_pv(ply, m);
                     }
                     if v >= beta {
-                        self.stack[ply].cutoffs += 1 + tt_move.is_null() as u32;
                         break;
                     }
                     alpha = v;

@@ -10,8 +10,7 @@ use crate::score::*;
 use crate::tt::Bound;
 use bastion_core::{GenType, Move, MoveList, Position, Role};
 
-/// Material values for delta and capture futility pruning, indexed by role.
-pub(crate) const PIECE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 0];
+const PIECE_VALUE: [i32; 6] = [100, 320, 330, 500, 950, 0];
 
 impl Worker {
     /// `checks`: also try quiet checking moves that do not lose material (first quiescence ply only).
@@ -83,9 +82,6 @@ impl Worker {
                 }
             }
             if best >= beta {
-                if self.params.qs_blend && !is_decisive(best) {
-                    best = (best + beta) / 2;
-                }
                 if entry.is_none() {
                     sh.tt.store(pos.key(), Move::NULL, to_tt(best, ply), raw_eval, -1, Bound::Lower, false);
                 }
@@ -155,6 +151,7 @@ impl Worker {
                         continue;
                     }
                 }
+                // Far below alpha, only a capture that wins material can help.
                 if self.params.qs_see_futility
                     && i < first_quiet
                     && !m.is_promotion()
@@ -204,9 +201,6 @@ impl Worker {
         }
         if in_check && legal == 0 {
             return mated_in(ply);
-        }
-        if self.params.qs_blend && best >= beta && !is_decisive(best) {
-            best = (3 * best + beta) / 4;
         }
         let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
         sh.tt.store(pos.key(), best_move, to_tt(best, ply), raw_eval, 0, bound, PV);

@@ -23,8 +23,6 @@ pub(crate) struct Frame {
     pub captured: bool,
     /// Plies by which late-move reduction cut the move searched from here (0 when none).
     pub reduction: i32,
-    /// Beta cutoffs found so far by nodes at this ply below the current parent.
-    pub cutoffs: u32,
 }
 
 impl Default for Frame {
@@ -37,7 +35,6 @@ impl Default for Frame {
             adc: false,
             captured: false,
             reduction: 0,
-            cutoffs: 0,
         }
     }
 }
@@ -125,14 +122,11 @@ impl Worker {
     /// material and the same non-pawn pieces.
     #[inline]
     pub fn corrected_eval(&self, pos: &Position, raw: i32) -> i32 {
-        let v = if self.params.correction_history {
-            raw + self.corr.correction(pos, self.params.non_pawn_corr)
+        if self.params.correction_history {
+            (raw + self.corr.correction(pos, self.params.non_pawn_corr)).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1)
         } else {
             raw
-        };
-        // Shrinking toward a draw as the 50-move counter grows favours moves that make progress.
-        let v = if self.params.rule50_scale { v * (200 - pos.halfmove_clock().min(100) as i32) / 200 } else { v };
-        v.clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1)
+        }
     }
 
     pub fn clear(&mut self) {
@@ -293,6 +287,8 @@ impl Worker {
                     } else {
                         (-INFINITE, INFINITE)
                     };
+                // A fail-high is usually confirmed without the full depth: each one makes the
+                // re-search a ply shallower, which leaves time for the next iteration.
                 let mut fail_highs = 0;
                 loop {
                     let d = if self.params.asp_fail_high { (depth - fail_highs).max(1) } else { depth };
