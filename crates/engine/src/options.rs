@@ -156,11 +156,11 @@ pub struct SearchParams {
     pub lmr_cont2: bool,
     /// Correction history also keyed by each side's non-pawn pieces (session 54).
     pub non_pawn_corr: bool,
-    /// Root re-searches after a fail-high go one ply shallower each time (session 57).
+    /// Root re-searches after a fail-high go one ply shallower each time (session 57; off, not confirmed).
     pub asp_fail_high: bool,
-    /// A larger history bonus when the best move beat beta by a wide margin (session 57).
+    /// A larger history bonus when the best move beat beta by a wide margin (session 57; off, not confirmed).
     pub hist_margin: bool,
-    /// Quiescence skips captures that do not win material when eval + margin is below alpha (session 57).
+    /// Quiescence skips captures that do not win material when eval + margin is below alpha (session 57; off, not confirmed).
     pub qs_see_futility: bool,
     /// Margin of lazy evaluation in centipawns.
     pub lazy_margin: i32,
@@ -206,9 +206,9 @@ impl Default for SearchParams {
             hindsight: true,
             lmr_cont2: true,
             non_pawn_corr: true,
-            asp_fail_high: true,
-            hist_margin: true,
-            qs_see_futility: true,
+            asp_fail_high: false,
+            hist_margin: false,
+            qs_see_futility: false,
             lazy_margin: 400,
             contempt: 0,
             net_adjust: crate::eval::NetAdjust::default(),
