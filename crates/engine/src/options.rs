@@ -160,7 +160,8 @@ pub struct SearchParams {
     pub asp_fail_high: bool,
     /// A larger history bonus when the best move beat beta by a wide margin (session 57; off, not confirmed).
     pub hist_margin: bool,
-    /// Quiescence skips captures that do not win material when eval + margin is below alpha (session 57; off, not confirmed).
+    /// Quiescence skips captures that do not win material when eval + margin is below alpha
+    /// (session 57; off, not confirmed).
     pub qs_see_futility: bool,
     /// Margin of lazy evaluation in centipawns.
     pub lazy_margin: i32,
