@@ -150,12 +150,19 @@ impl MatchReport {
             self.points,
             self.games
         );
+        // A zero-width interval only means every pair so far scored the same: no error to show.
         match (self.elo, self.elo_error) {
-            (Some(e), Some(err)) if e.is_finite() && err.is_finite() => {
+            (Some(e), Some(err)) if e.is_finite() && err.is_finite() && err > 0.0 => {
                 s.push_str(&format!(" | Elo {e:+.1} ± {err:.1}"))
             }
             (Some(e), _) => s.push_str(&format!(" | Elo {e:+.1}")),
             _ => {}
+        }
+        // With pairs the Elo and LOS count finished pairs only, which mid-match can be fewer
+        // games than the W/D/L above; say how many so the two figures don't seem to disagree.
+        let pairs: u64 = self.pentanomial.iter().sum();
+        if pairs > 0 {
+            s.push_str(&format!(" (pairs {pairs})"));
         }
         if let Some(l) = self.los {
             s.push_str(&format!(" | LOS {:.1}%", 100.0 * l));
@@ -507,4 +514,35 @@ fn resume_from(
     }
     let tmp = path.with_extension("pgn.tmp");
     std::fs::write(&tmp, keep).and_then(|()| std::fs::rename(&tmp, path)).map_err(io)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_line_says_how_many_pairs_its_elo_counts() {
+        // Three games, one finished pair (a draw, then a win): the Elo is the pair's, not the 2.5/3.
+        let rep = MatchReport {
+            engines: ["a".into(), "b".into()],
+            games_planned: 10,
+            games: 3,
+            wins: 2,
+            draws: 1,
+            points: 2.5,
+            pentanomial: [0, 0, 0, 1, 0],
+            elo: Some(190.8),
+            elo_error: Some(0.0),
+            ..MatchReport::default()
+        };
+        let line = rep.summary_line();
+        assert!(line.contains("(2.5/3, 83.3%) | Elo +190.8 (pairs 1)"), "{line}");
+        assert!(!line.contains('±'), "a zero-width interval is not an error bar: {line}");
+
+        let rep = MatchReport { pentanomial: [0, 1, 0, 1, 0], elo_error: Some(150.0), ..rep };
+        assert!(rep.summary_line().contains("Elo +190.8 ± 150.0 (pairs 2)"), "{}", rep.summary_line());
+
+        let rep = MatchReport { pentanomial: [0; 5], ..rep };
+        assert!(!rep.summary_line().contains("pairs"), "no pairs without repeat: {}", rep.summary_line());
+    }
 }
