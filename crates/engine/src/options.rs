@@ -156,13 +156,6 @@ pub struct SearchParams {
     pub lmr_cont2: bool,
     /// Correction history also keyed by each side's non-pawn pieces (session 54).
     pub non_pawn_corr: bool,
-    /// Root re-searches after a fail-high go one ply shallower each time (session 57; off, not confirmed).
-    pub asp_fail_high: bool,
-    /// A larger history bonus when the best move beat beta by a wide margin (session 57; off, not confirmed).
-    pub hist_margin: bool,
-    /// Quiescence skips captures that do not win material when eval + margin is below alpha
-    /// (session 57; off, not confirmed).
-    pub qs_see_futility: bool,
     /// Margin of lazy evaluation in centipawns.
     pub lazy_margin: i32,
     /// Contempt in centipawns: draws count as this much worse for the side to move at the root.
@@ -207,9 +200,6 @@ impl Default for SearchParams {
             hindsight: true,
             lmr_cont2: true,
             non_pawn_corr: true,
-            asp_fail_high: false,
-            hist_margin: false,
-            qs_see_futility: false,
             lazy_margin: 400,
             contempt: 0,
             net_adjust: crate::eval::NetAdjust::default(),
@@ -250,9 +240,6 @@ impl SearchParams {
             ("Hindsight", |p| &mut p.hindsight),
             ("LmrCont2", |p| &mut p.lmr_cont2),
             ("NonPawnCorr", |p| &mut p.non_pawn_corr),
-            ("AspFailHigh", |p| &mut p.asp_fail_high),
-            ("HistMargin", |p| &mut p.hist_margin),
-            ("QsSeeFutility", |p| &mut p.qs_see_futility),
         ]
     }
 }

@@ -638,8 +638,7 @@ impl Worker {
             };
         }
         if best >= beta && !best_move.is_null() {
-            let bonus_depth = depth + (p.hist_margin && best > beta + 150) as i32;
-            self.update_histories(pos, ply, best_move, bonus_depth, &quiets, &captures);
+            self.update_histories(pos, ply, best_move, depth, &quiets, &captures);
         }
         if excluded.is_null() && !(root && self.pv_idx > 0) {
             let bound = if best >= beta {

@@ -151,11 +151,6 @@ impl Worker {
                         best = best.max(futility_base + gain);
                         continue;
                     }
-                    // Far below alpha, only a capture that wins material can help.
-                    if self.params.qs_see_futility && futility_base <= alpha && !pos.see_ge(m, 1) {
-                        best = best.max(futility_base);
-                        continue;
-                    }
                 }
                 if !pos.see_ge(m, 0) {
                     continue;

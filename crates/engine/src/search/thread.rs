@@ -287,12 +287,8 @@ impl Worker {
                     } else {
                         (-INFINITE, INFINITE)
                     };
-                // A fail-high is usually confirmed without the full depth: each one makes the
-                // re-search a ply shallower, which leaves time for the next iteration.
-                let mut fail_highs = 0;
                 loop {
-                    let d = if self.params.asp_fail_high { (depth - fail_highs).max(1) } else { depth };
-                    let v = self.search::<true>(sh, &self.root.clone(), alpha, beta, d, 0, false);
+                    let v = self.search::<true>(sh, &self.root.clone(), alpha, beta, depth, 0, false);
                     self.sort_root(pv_idx, self.root_moves.len());
                     if self.stopped {
                         break;
@@ -300,11 +296,9 @@ impl Worker {
                     let bound = if v <= alpha {
                         beta = (alpha + beta) / 2;
                         alpha = (v - delta).max(-INFINITE);
-                        fail_highs = 0;
                         ScoreBound::Upper
                     } else if v >= beta {
                         beta = (v + delta).min(INFINITE);
-                        fail_highs += 1;
                         ScoreBound::Lower
                     } else {
                         break;
