@@ -136,16 +136,15 @@ impl Worker {
                         continue;
                     }
                 }
-                // Futility of plain captures. Not for a recapture with few men: taking back
-                // the last moved piece can change the material class (the king takes an
-                // under-promoted rook and a known draw remains), which the piece value does
-                // not bound.
+                // Delta pruning: even winning the piece does not reach alpha. Not for a
+                // recapture with few men: taking back the last moved piece can change the
+                // material class (the king takes an under-promoted rook and a known draw
+                // remains), which the piece value does not bound.
                 if i < first_quiet
                     && !m.is_promotion()
                     && !pos.gives_check_with(m, &check_info)
                     && Some(m.to()) != prev_to
                 {
-                    // Delta pruning: even winning the piece does not reach alpha.
                     let gain = PIECE_VALUE[captured_role(pos, m).index()];
                     if futility_base + gain <= alpha {
                         best = best.max(futility_base + gain);
