@@ -30,8 +30,6 @@ pub struct Margins {
     pub razor_mul: i32,
     /// Reverse futility: prune when `eval − mul·(depth − improving) ≥ beta`.
     pub rfp_mul: i32,
-    /// Reverse futility is tried up to this depth.
-    pub rfp_depth: i32,
     /// Null move is tried when `static eval ≥ beta − 20·depth + margin`.
     pub nmp_margin: i32,
     /// Null-move reduction grows by one per this much of `eval − beta` (at most 3).
@@ -58,7 +56,6 @@ impl Default for Margins {
             razor_base: 200,
             razor_mul: 250,
             rfp_mul: 90,
-            rfp_depth: 6,
             nmp_margin: 150,
             nmp_eval_div: 200,
             futility_base: 110,
@@ -83,11 +80,10 @@ const fn spec(name: &'static str, field: MarginField, min: i32, max: i32) -> Mar
     MarginSpec { name, field, min, max }
 }
 
-static MARGIN_SPECS: [MarginSpec; 13] = [
+static MARGIN_SPECS: [MarginSpec; 12] = [
     spec("RazorBase", |m| &mut m.razor_base, 0, 1000),
     spec("RazorMul", |m| &mut m.razor_mul, 0, 1000),
     spec("RfpMul", |m| &mut m.rfp_mul, 10, 500),
-    spec("RfpDepth", |m| &mut m.rfp_depth, 0, 16),
     spec("NmpMargin", |m| &mut m.nmp_margin, -500, 1000),
     spec("NmpEvalDiv", |m| &mut m.nmp_eval_div, 20, 2000),
     spec("FutilityBase", |m| &mut m.futility_base, 0, 1000),

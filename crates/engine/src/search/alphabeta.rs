@@ -332,7 +332,7 @@ impl Worker {
             }
             // Reverse futility pruning.
             if p.reverse_futility
-                && depth <= p.margins.rfp_depth
+                && depth <= 6
                 && eval_est - p.margins.rfp_mul * (depth - improving as i32) >= beta
                 && eval_est < TB_WIN_IN_MAX
                 && beta > -TB_WIN_IN_MAX
