@@ -24,9 +24,12 @@ fn dir(name: &str) -> PathBuf {
     d
 }
 
+/// `bastion nnue train` on `d`'s `train.csv`, one epoch unless `extra` names `--epochs`.
 fn train(d: &Path, out: &str, extra: &[&str]) -> std::process::Output {
+    let epochs: &[&str] = if extra.contains(&"--epochs") { &[] } else { &["--epochs", "1"] };
     Command::new(env!("CARGO_BIN_EXE_bastion"))
-        .args(["nnue", "train", "--threads", "1", "--batch", "4", "--epochs", "1", "--json"])
+        .args(["nnue", "train", "--threads", "1", "--batch", "4", "--json"])
+        .args(epochs)
         .arg("--data")
         .arg(d.join("train.csv"))
         .arg("--out")
@@ -75,6 +78,33 @@ fn fine_tuning_starts_from_the_given_network_and_validates_on_its_own_file() {
     let missing = train(&d, "missing.nnue", &["--init", d.join("no-such.nnue").to_str().unwrap()]);
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no-such.nnue"));
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn king_buckets_start_from_the_given_network_and_resume_with_their_layout() {
+    let d = dir("kings");
+    std::fs::write(d.join("train.csv"), TRAIN).unwrap();
+    let kings = ["--king-buckets", "mirror4"];
+    // Spread over four buckets, the built-in network starts where it was (on positions whose
+    // kings stand on files a–d) and its file is the version with king buckets.
+    let spread = report(&train(&d, "spread.nnue", &[&["--init", "<internal>", "--lr", "1e-12"][..], &kings].concat()));
+    assert_eq!(spread["positions"], 5);
+    let net = bastion_engine::nnue::Network::load(&d.join("spread.nnue")).expect("the engine reads the file");
+    assert_eq!(net.king_layout(), bastion_engine::nnue::KingLayout::by_name("mirror4").unwrap());
+    let pos = bastion_core::Position::from_fen("1k1r4/ppp5/8/8/8/8/PPP5/1K1R4 w - - 0 1").unwrap();
+    assert_eq!(net.evaluate(&pos), bastion_engine::nnue::Network::builtin().evaluate(&pos));
+    // A resumed run keeps the checkpoint's layout and refuses another.
+    let more = report(&train(&d, "spread.nnue", &["--resume", "--epochs", "2"]));
+    assert_eq!(more["epochs"].as_array().unwrap().len(), 1);
+    let clash = train(&d, "spread.nnue", &["--resume", "--epochs", "3", "--king-buckets", "none"]);
+    assert!(!clash.status.success());
+    assert!(String::from_utf8_lossy(&clash.stderr).contains("layout"));
+    // Random weights with buckets train, and an unknown layout is refused by name.
+    report(&train(&d, "random.nnue", &kings));
+    let bad = train(&d, "bad.nnue", &["--king-buckets", "mirror5"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("mirror5"));
     std::fs::remove_dir_all(&d).ok();
 }
 

@@ -7,7 +7,7 @@
 
 use anyhow::{bail, Context, Result};
 use bastion_engine::nnue::train::{self, FloatNetwork, LabelConfig, TrainConfig, Trainer};
-use bastion_engine::nnue::Network;
+use bastion_engine::nnue::{KingLayout, Network};
 use bastion_engine::search::ordering::is_capture;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -115,6 +115,12 @@ struct TrainArgs {
     /// is the built-in network.
     #[arg(long)]
     init: Option<PathBuf>,
+    /// King buckets of the input layer: `none` (768 inputs per perspective) or `mirror4` (files
+    /// mirrored so the king is on a–d, and four blocks of inputs by its square). With `--init`
+    /// of a network without them, its weights become the factor every bucket starts from.
+    /// Default: the `--init` network's or the checkpoint's, else `none`.
+    #[arg(long, value_parser = parse_king_layout)]
+    king_buckets: Option<KingLayout>,
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
@@ -227,6 +233,10 @@ fn label(a: LabelArgs) -> Result<()> {
     Ok(())
 }
 
+fn parse_king_layout(name: &str) -> Result<KingLayout, String> {
+    KingLayout::by_name(name).ok_or_else(|| format!("unknown king layout '{name}' (none, mirror4)"))
+}
+
 fn fit(a: TrainArgs) -> Result<()> {
     if a.epochs == 0 || a.batch == 0 || a.threads == 0 {
         bail!("--epochs, --batch and --threads must be positive");
@@ -253,6 +263,9 @@ fn fit(a: TrainArgs) -> Result<()> {
             .ok()
             .and_then(|s| s.trim().parse().ok())
             .with_context(|| format!("reading {}", epoch_file.display()))?;
+        if a.king_buckets.is_some_and(|k| k != net.king_layout()) {
+            bail!("--king-buckets differs from the checkpoint's layout");
+        }
         (net, e)
     } else if let Some(init) = &a.init {
         let net =
@@ -262,9 +275,16 @@ fn fit(a: TrainArgs) -> Result<()> {
         if revived > 0 && !a.json {
             println!("{revived} unused hidden units (a narrower network's) start from random weights");
         }
+        let net = match a.king_buckets {
+            Some(kings) if net.king_layout() == KingLayout::NONE => net.with_king_layout(kings),
+            Some(kings) if kings != net.king_layout() => {
+                bail!("--king-buckets differs from the layout of {}", init.display())
+            }
+            _ => net,
+        };
         (net, 0)
     } else {
-        (FloatNetwork::random(a.seed), 0)
+        (FloatNetwork::random_with(a.seed, a.king_buckets.unwrap_or(KingLayout::NONE)), 0)
     };
     let cfg = TrainConfig {
         epochs: a.epochs,

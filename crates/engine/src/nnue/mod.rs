@@ -1,6 +1,7 @@
 //! A neural evaluation in the NNUE style: 768 piece-square inputs per perspective,
-//! one hidden layer of [`HIDDEN`] units shared by both perspectives, squared clipped
-//! ReLU, and one output chosen by the number of pieces on the board ([`BUCKETS`]).
+//! optionally one block of them per king bucket ([`KingLayout`]), one hidden layer of
+//! [`HIDDEN`] units shared by both perspectives, squared clipped ReLU, and one output
+//! chosen by the number of pieces on the board ([`BUCKETS`]).
 //!
 //! The input layer is a sum of weight rows, one per piece on the board, so it is kept
 //! up to date incrementally as the search moves ([`AccumulatorStack`]). Inference is
@@ -16,8 +17,10 @@ use bastion_core::{Color, Position, Role};
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-/// Inputs per perspective: 2 colours (own, other) × 6 roles × 64 squares.
+/// Inputs per perspective and king bucket: 2 colours (own, other) × 6 roles × 64 squares.
 pub const INPUTS: usize = 768;
+/// Most king buckets a network file may have.
+pub const MAX_KING_BUCKETS: usize = 32;
 /// Hidden units per perspective.
 pub const HIDDEN: usize = 768;
 /// Quantisation of the input layer (an activation of 1.0 is `QA`).
@@ -28,8 +31,10 @@ pub const QB: i32 = 64;
 pub const SCALE: i32 = 400;
 /// Output buckets: each has its own output weights and bias, chosen by [`bucket`].
 pub const BUCKETS: usize = 8;
-/// File magic of the current version (output buckets).
+/// File magic of the current version without king buckets (output buckets).
 const MAGIC: &[u8; 8] = b"BSTNNUE2";
+/// File magic of the version with king buckets: a [`KingLayout`] follows the shape.
+const MAGIC_KINGS: &[u8; 8] = b"BSTNNUE3";
 /// File magic of the first version (one output), still read: its output is copied to
 /// every bucket, which evaluates exactly as before.
 const MAGIC_V1: &[u8; 8] = b"BSTNNUE1";
@@ -65,6 +70,118 @@ pub fn mirror(f: usize) -> usize {
     (1 - side) * 384 + ((f % 384) ^ 56)
 }
 
+/// Which block of input weights a perspective uses, chosen by the square of its own king.
+///
+/// With `flip`, a perspective whose king stands on files e–h sees the board mirrored left to
+/// right (its inputs and its king square), so the weights learn one wing and serve both. The
+/// bucket table is indexed by the perspective's own king square (flipped vertically for Black,
+/// then left to right if `flip` applies). [`KingLayout::NONE`] is the plain 768-input network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KingLayout {
+    bucket: [u8; 64],
+    flip: bool,
+}
+
+/// Where a perspective's inputs start and how their squares are mirrored (see [`KingLayout`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct View {
+    offset: usize,
+    xor: usize,
+}
+
+impl View {
+    /// The weight row of the perspective-relative input `f` (a [`feature`] index).
+    #[inline(always)]
+    pub fn row(self, f: usize) -> usize {
+        // 384 and 64 are multiples of 8, so `^ 7` changes only the square's file.
+        self.offset + (f ^ self.xor)
+    }
+}
+
+impl KingLayout {
+    /// One block of inputs whatever the king's square, no mirroring.
+    pub const NONE: KingLayout = KingLayout { bucket: [0; 64], flip: false };
+
+    /// Layouts by name, for the trainer's `--king-buckets`: `none`, and `mirror4` (files
+    /// mirrored so the king is on a–d; buckets a1–b1, c1–d1, the second rank, and the rest).
+    pub fn by_name(name: &str) -> Option<KingLayout> {
+        match name {
+            "none" => Some(KingLayout::NONE),
+            "mirror4" => Some(KingLayout::from_fn(true, |sq| match (sq / 8, sq % 8) {
+                (0, 0..=1) => 0,
+                (0, _) => 1,
+                (1, _) => 2,
+                _ => 3,
+            })),
+            _ => None,
+        }
+    }
+
+    /// The layout with bucket `f(square)` for each own-king square; with `flip`, only files
+    /// a–d are ever looked up.
+    pub fn from_fn(flip: bool, f: impl Fn(usize) -> u8) -> KingLayout {
+        KingLayout { bucket: std::array::from_fn(f), flip }
+    }
+
+    /// Number of king buckets (blocks of [`INPUTS`] weight rows).
+    pub fn count(&self) -> usize {
+        self.bucket.iter().copied().max().unwrap_or(0) as usize + 1
+    }
+
+    /// The view of perspective `persp` whose king stands on `king` (a1 = 0, from White's side).
+    #[inline(always)]
+    pub fn view(&self, persp: Color, king: usize) -> View {
+        let k = if persp == Color::White { king } else { king ^ 56 };
+        let xor = if self.flip && k & 7 >= 4 { 7 } else { 0 };
+        View { offset: self.bucket[k ^ xor] as usize * INPUTS, xor }
+    }
+
+    /// Both perspectives' views for a position given by its White-perspective inputs (the
+    /// king inputs fix them; a missing king counts as standing on a1).
+    pub fn views_of(&self, white_inputs: impl Iterator<Item = usize>) -> [View; 2] {
+        let mut kings = [0; 2];
+        for f in white_inputs {
+            let (side, rest) = (f / 384, f % 384);
+            if rest / 64 == Role::King.index() && side < 2 {
+                kings[side] = rest % 64;
+            }
+        }
+        [self.view(Color::White, kings[0]), self.view(Color::Black, kings[1])]
+    }
+
+    /// Both perspectives' views in `pos`.
+    pub fn views(&self, pos: &Position) -> [View; 2] {
+        let king = |c: Color| pos.pieces(c, Role::King).into_iter().next().map_or(0, |sq| sq.index());
+        [self.view(Color::White, king(Color::White)), self.view(Color::Black, king(Color::Black))]
+    }
+
+    fn to_bytes(self) -> [u8; 68] {
+        let mut out = [0u8; 68];
+        out[..64].copy_from_slice(&self.bucket);
+        out[64] = self.flip as u8;
+        out
+    }
+
+    fn from_bytes(bytes: &[u8]) -> Result<KingLayout, String> {
+        let bucket: [u8; 64] = bytes[..64].try_into().expect("64 bytes");
+        if bucket.iter().any(|&b| b as usize >= MAX_KING_BUCKETS) || bytes[64] > 1 || bytes[65..68] != [0; 3] {
+            return Err("bad king layout".into());
+        }
+        Ok(KingLayout { bucket, flip: bytes[64] == 1 })
+    }
+}
+
+/// The perspective-relative input of White-perspective input `f` for perspective `persp`
+/// (0 White, 1 Black).
+#[inline(always)]
+fn relative(persp: usize, f: usize) -> usize {
+    if persp == 0 {
+        f
+    } else {
+        mirror(f)
+    }
+}
+
 /// One step of a xorshift generator (for the trainer's shuffles and initial weights, the
 /// labeller's random moves and the tests); `s` must not be 0.
 pub(crate) fn xorshift(s: &mut u64) -> u64 {
@@ -92,7 +209,9 @@ const BUILTIN: &[u8] = include_bytes!("../../nets/default.nnue");
 /// Quantised network weights, ready for inference.
 #[derive(Clone)]
 pub struct Network {
-    /// Input weights, `INPUTS` rows of `HIDDEN`, scaled by `QA`.
+    /// Which block of input rows each perspective uses.
+    pub(crate) kings: KingLayout,
+    /// Input weights, `kings.count() · INPUTS` rows of `HIDDEN` (block by block), scaled by `QA`.
     pub(crate) ft_w: Vec<[i16; HIDDEN]>,
     /// Hidden biases, scaled by `QA`.
     pub(crate) ft_b: [i16; HIDDEN],
@@ -104,7 +223,7 @@ pub struct Network {
 
 impl std::fmt::Debug for Network {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Network({INPUTS}->{HIDDEN}x2->1x{BUCKETS})")
+        write!(f, "Network({}x{INPUTS}->{HIDDEN}x2->1x{BUCKETS})", self.kings.count())
     }
 }
 
@@ -116,16 +235,17 @@ pub struct Accumulator {
 }
 
 impl Network {
-    /// Reads a network from its file bytes (either version, any width up to [`HIDDEN`];
+    /// Reads a network from its file bytes (any version, any width up to [`HIDDEN`];
     /// see `docs/nnue-format.md`).
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
         let bad = |m: &str| NetworkError::Format(m.to_string());
         if bytes.len() < 16 {
             return Err(bad("bad magic"));
         }
-        let buckets = match &bytes[..8] {
-            m if m == MAGIC_V1 => 1,
-            m if m == MAGIC => BUCKETS,
+        let (buckets, with_kings) = match &bytes[..8] {
+            m if m == MAGIC_V1 => (1, false),
+            m if m == MAGIC => (BUCKETS, false),
+            m if m == MAGIC_KINGS => (BUCKETS, true),
             _ => return Err(bad("bad magic")),
         };
         let inputs = u32::from_le_bytes(bytes[8..12].try_into().expect("4 bytes")) as usize;
@@ -135,12 +255,21 @@ impl Network {
                 "shape {inputs}->{hidden}, this build reads {INPUTS}->{HIDDEN} or narrower"
             )));
         }
-        let weights = 16 + 2 * (INPUTS * hidden + hidden + 2 * hidden * buckets);
+        let (kings, head) = if with_kings {
+            if bytes.len() < 16 + 68 {
+                return Err(bad("truncated king layout"));
+            }
+            (KingLayout::from_bytes(&bytes[16..16 + 68]).map_err(NetworkError::Format)?, 16 + 68)
+        } else {
+            (KingLayout::NONE, 16)
+        };
+        let rows = kings.count() * INPUTS;
+        let weights = head + 2 * (rows * hidden + hidden + 2 * hidden * buckets);
         let want = weights + 4 * buckets;
         if bytes.len() != want {
             return Err(NetworkError::Format(format!("{} bytes, expected {want}", bytes.len())));
         }
-        let mut words = bytes[16..weights].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
+        let mut words = bytes[head..weights].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]));
         // A narrower network's missing units stay zero: they add nothing to the output,
         // so it evaluates exactly as it did, and training can grow into them.
         let mut row = || {
@@ -148,14 +277,14 @@ impl Network {
             r[..hidden].iter_mut().for_each(|x| *x = words.next().expect("length checked"));
             r
         };
-        let ft_w = (0..INPUTS).map(|_| row()).collect();
+        let ft_w = (0..rows).map(|_| row()).collect();
         let ft_b = row();
         let read_w: Vec<[[i16; HIDDEN]; 2]> = (0..buckets).map(|_| [row(), row()]).collect();
         let read_b: Vec<i32> =
             bytes[weights..].chunks_exact(4).map(|c| i32::from_le_bytes(c.try_into().expect("4 bytes"))).collect();
         let out_w = std::array::from_fn(|b| read_w[b % buckets]);
         let out_b = std::array::from_fn(|b| read_b[b % buckets]);
-        Ok(Network { ft_w, ft_b, out_w, out_b })
+        Ok(Network { kings, ft_w, ft_b, out_w, out_b })
     }
 
     /// The network built into the engine, parsed once.
@@ -178,12 +307,22 @@ impl Network {
         }
     }
 
-    /// The file bytes of this network (the current version).
+    /// The king layout this network was trained with.
+    pub fn king_layout(&self) -> KingLayout {
+        self.kings
+    }
+
+    /// The file bytes of this network: version 2 without king buckets (so older builds read
+    /// it), version 3 with them.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(16 + 2 * (INPUTS + 1 + 2 * BUCKETS) * HIDDEN + 4 * BUCKETS);
-        out.extend_from_slice(MAGIC);
+        let rows = self.ft_w.len();
+        let mut out = Vec::with_capacity(16 + 68 + 2 * (rows + 1 + 2 * BUCKETS) * HIDDEN + 4 * BUCKETS);
+        out.extend_from_slice(if self.kings == KingLayout::NONE { MAGIC } else { MAGIC_KINGS });
         out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
         out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
+        if self.kings != KingLayout::NONE {
+            out.extend_from_slice(&self.kings.to_bytes());
+        }
         let rows = self.ft_w.iter().chain(std::iter::once(&self.ft_b)).chain(self.out_w.iter().flatten());
         for r in rows {
             r.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes()));
@@ -194,20 +333,40 @@ impl Network {
 
     /// The accumulator of `pos` computed from scratch.
     pub fn refresh(&self, pos: &Position) -> Accumulator {
-        self.accumulate(white_features(pos))
+        let mut acc = Accumulator { v: [self.ft_b; 2] };
+        for (persp, view) in self.kings.views(pos).into_iter().enumerate() {
+            self.refresh_side(&mut acc, persp, view, white_features(pos));
+        }
+        acc
     }
 
     /// The accumulator of a position given by its White-perspective inputs.
-    pub fn accumulate(&self, white_inputs: impl Iterator<Item = usize>) -> Accumulator {
+    pub fn accumulate(&self, white_inputs: impl Iterator<Item = usize> + Clone) -> Accumulator {
+        let mut acc = Accumulator { v: [self.ft_b; 2] };
+        for (persp, view) in self.kings.views_of(white_inputs.clone()).into_iter().enumerate() {
+            self.refresh_side(&mut acc, persp, view, white_inputs.clone());
+        }
+        acc
+    }
+
+    /// Recomputes perspective `persp` (0 White, 1 Black) of `acc` from scratch, seen through
+    /// `view`, from the White-perspective inputs `white_inputs`.
+    pub fn refresh_side(
+        &self,
+        acc: &mut Accumulator,
+        persp: usize,
+        view: View,
+        white_inputs: impl Iterator<Item = usize>,
+    ) {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the AVX2 copy needs only AVX2, which the CPU was just seen to have.
-            return unsafe { self.accumulate_avx2(white_inputs) };
+            return unsafe { self.refresh_side_avx2(&mut acc.v[persp], persp, view, white_inputs) };
         }
-        self.accumulate_rows(white_inputs)
+        self.refresh_rows(&mut acc.v[persp], persp, view, white_inputs)
     }
 
-    /// [`Network::accumulate`] compiled for AVX2 (a 256-bit add per 16 units instead of SSE2's
+    /// [`Network::refresh_side`] compiled for AVX2 (a 256-bit add per 16 units instead of SSE2's
     /// 128-bit one, without register spills).
     ///
     /// # Safety
@@ -215,32 +374,50 @@ impl Network {
     /// The CPU must support AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn accumulate_avx2(&self, white_inputs: impl Iterator<Item = usize>) -> Accumulator {
-        self.accumulate_rows(white_inputs)
+    unsafe fn refresh_side_avx2(
+        &self,
+        acc: &mut [i16; HIDDEN],
+        persp: usize,
+        view: View,
+        white_inputs: impl Iterator<Item = usize>,
+    ) {
+        self.refresh_rows(acc, persp, view, white_inputs)
     }
 
     #[inline(always)]
-    fn accumulate_rows(&self, white_inputs: impl Iterator<Item = usize>) -> Accumulator {
-        let mut acc = Accumulator { v: [self.ft_b; 2] };
+    fn refresh_rows(
+        &self,
+        acc: &mut [i16; HIDDEN],
+        persp: usize,
+        view: View,
+        white_inputs: impl Iterator<Item = usize>,
+    ) {
+        *acc = self.ft_b;
         for f in white_inputs {
-            add(&mut acc.v[0], &self.ft_w[f]);
-            add(&mut acc.v[1], &self.ft_w[mirror(f)]);
+            add(acc, &self.ft_w[view.row(relative(persp, f))]);
         }
-        acc
     }
 
-    /// Brings an accumulator up to date in one pass: `dst` becomes `src` (or its own value, when
-    /// `src` is `None`) plus the rows of the White-perspective inputs in `added` and minus those
-    /// in `removed`, for both perspectives. One pass instead of a copy and a pass per input
-    /// matters at hundreds of units, where each pass moves several KiB.
+    /// Brings perspective `persp` of an accumulator up to date in one pass: `dst` becomes `src`
+    /// (or its own value, when `src` is `None`) plus the rows of the White-perspective inputs in
+    /// `added` and minus those in `removed`, seen through `view`. One pass instead of a copy and
+    /// a pass per input matters at hundreds of units, where each pass moves several KiB.
     #[inline]
-    pub fn update(&self, dst: &mut Accumulator, src: Option<&Accumulator>, added: &[usize], removed: &[usize]) {
+    pub fn update(
+        &self,
+        dst: &mut [i16; HIDDEN],
+        src: Option<&[i16; HIDDEN]>,
+        persp: usize,
+        view: View,
+        added: &[usize],
+        removed: &[usize],
+    ) {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: `update_avx2` needs only AVX2, which the CPU was just seen to have.
-            return unsafe { self.update_avx2(dst, src, added, removed) };
+            return unsafe { self.update_avx2(dst, src, persp, view, added, removed) };
         }
-        self.update_tiles(dst, src, added, removed);
+        self.update_tiles(dst, src, persp, view, added, removed);
     }
 
     /// [`Network::update`] with AVX2: a tile of [`UPDATE_TILE`] units stays in eight 256-bit
@@ -252,57 +429,68 @@ impl Network {
     /// The CPU must support AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn update_avx2(&self, dst: &mut Accumulator, src: Option<&Accumulator>, added: &[usize], removed: &[usize]) {
+    unsafe fn update_avx2(
+        &self,
+        dst: &mut [i16; HIDDEN],
+        src: Option<&[i16; HIDDEN]>,
+        persp: usize,
+        view: View,
+        added: &[usize],
+        removed: &[usize],
+    ) {
         use std::arch::x86_64::*;
         const LANES: usize = 16;
         const REGS: usize = UPDATE_TILE / LANES;
-        for persp in 0..2 {
-            let out = dst.v[persp].as_mut_ptr();
-            let from = src.map_or(out as *const i16, |s| s.v[persp].as_ptr());
-            let row = |f: usize| self.ft_w[if persp == 0 { f } else { mirror(f) }].as_ptr();
-            for k in (0..HIDDEN).step_by(UPDATE_TILE) {
-                // SAFETY (all loads and stores below): k + REGS · LANES ≤ HIDDEN, so every
-                // 16-lane access lies inside a `[i16; HIDDEN]` row; `loadu`/`storeu` need no
-                // alignment. `from` may equal `out` (in place): each tile is read before written.
-                let mut r = [_mm256_setzero_si256(); REGS];
+        let out = dst.as_mut_ptr();
+        let from = src.map_or(out as *const i16, |s| s.as_ptr());
+        let row = |f: usize| self.ft_w[view.row(relative(persp, f))].as_ptr();
+        for k in (0..HIDDEN).step_by(UPDATE_TILE) {
+            // SAFETY (all loads and stores below): k + REGS · LANES ≤ HIDDEN, so every
+            // 16-lane access lies inside a `[i16; HIDDEN]` row; `loadu`/`storeu` need no
+            // alignment. `from` may equal `out` (in place): each tile is read before written.
+            let mut r = [_mm256_setzero_si256(); REGS];
+            for (j, r) in r.iter_mut().enumerate() {
+                *r = unsafe { _mm256_loadu_si256(from.add(k + j * LANES).cast()) };
+            }
+            for &f in added {
+                let w = row(f);
                 for (j, r) in r.iter_mut().enumerate() {
-                    *r = unsafe { _mm256_loadu_si256(from.add(k + j * LANES).cast()) };
+                    *r = _mm256_add_epi16(*r, unsafe { _mm256_loadu_si256(w.add(k + j * LANES).cast()) });
                 }
-                for &f in added {
-                    let w = row(f);
-                    for (j, r) in r.iter_mut().enumerate() {
-                        *r = _mm256_add_epi16(*r, unsafe { _mm256_loadu_si256(w.add(k + j * LANES).cast()) });
-                    }
+            }
+            for &f in removed {
+                let w = row(f);
+                for (j, r) in r.iter_mut().enumerate() {
+                    *r = _mm256_sub_epi16(*r, unsafe { _mm256_loadu_si256(w.add(k + j * LANES).cast()) });
                 }
-                for &f in removed {
-                    let w = row(f);
-                    for (j, r) in r.iter_mut().enumerate() {
-                        *r = _mm256_sub_epi16(*r, unsafe { _mm256_loadu_si256(w.add(k + j * LANES).cast()) });
-                    }
-                }
-                for (j, r) in r.iter().enumerate() {
-                    unsafe { _mm256_storeu_si256(out.add(k + j * LANES).cast(), *r) };
-                }
+            }
+            for (j, r) in r.iter().enumerate() {
+                unsafe { _mm256_storeu_si256(out.add(k + j * LANES).cast(), *r) };
             }
         }
     }
 
     #[inline(always)]
-    fn update_tiles(&self, dst: &mut Accumulator, src: Option<&Accumulator>, added: &[usize], removed: &[usize]) {
-        for persp in 0..2 {
-            let row = |f: usize| &self.ft_w[if persp == 0 { f } else { mirror(f) }];
-            let out = &mut dst.v[persp];
-            for k in (0..HIDDEN).step_by(UPDATE_TILE) {
-                let from = src.map_or(&*out, |s| &s.v[persp]);
-                let mut tile: [i16; UPDATE_TILE] = from[k..k + UPDATE_TILE].try_into().expect("tile");
-                for &f in added {
-                    tile.iter_mut().zip(&row(f)[k..]).for_each(|(x, w)| *x = x.wrapping_add(*w));
-                }
-                for &f in removed {
-                    tile.iter_mut().zip(&row(f)[k..]).for_each(|(x, w)| *x = x.wrapping_sub(*w));
-                }
-                out[k..k + UPDATE_TILE].copy_from_slice(&tile);
+    fn update_tiles(
+        &self,
+        out: &mut [i16; HIDDEN],
+        src: Option<&[i16; HIDDEN]>,
+        persp: usize,
+        view: View,
+        added: &[usize],
+        removed: &[usize],
+    ) {
+        let row = |f: usize| &self.ft_w[view.row(relative(persp, f))];
+        for k in (0..HIDDEN).step_by(UPDATE_TILE) {
+            let from = src.unwrap_or(&*out);
+            let mut tile: [i16; UPDATE_TILE] = from[k..k + UPDATE_TILE].try_into().expect("tile");
+            for &f in added {
+                tile.iter_mut().zip(&row(f)[k..]).for_each(|(x, w)| *x = x.wrapping_add(*w));
             }
+            for &f in removed {
+                tile.iter_mut().zip(&row(f)[k..]).for_each(|(x, w)| *x = x.wrapping_sub(*w));
+            }
+            out[k..k + UPDATE_TILE].copy_from_slice(&tile);
         }
     }
 
@@ -496,41 +684,113 @@ mod tests {
     fn avx2_accumulator_updates_match_the_portable_ones() {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
-            let net = Network::builtin();
-            let mut s = 0x1234_5678_9abc_def1;
-            for _ in 0..200 {
-                let feats: Vec<usize> = (0..32).map(|_| (xorshift(&mut s) % INPUTS as u64) as usize).collect();
-                // SAFETY: AVX2 was detected just above.
-                let mut fast = unsafe { net.accumulate_avx2(feats.iter().copied()) };
-                let mut slow = net.accumulate_rows(feats.iter().copied());
-                assert_eq!(fast.v, slow.v);
-                // Random additions and removals, far more at once than a search makes, into a
-                // separate accumulator and in place.
-                let list = |s: &mut u64| -> Vec<usize> {
-                    (0..xorshift(s) % 12).map(|_| (xorshift(s) % INPUTS as u64) as usize).collect()
-                };
-                for _ in 0..16 {
-                    let (added, removed) = (list(&mut s), list(&mut s));
-                    let (mut fast_into, mut slow_into) =
-                        (Accumulator { v: [[7; HIDDEN]; 2] }, Accumulator { v: [[0; HIDDEN]; 2] });
+            let bucketed = train::FloatNetwork::random_with(5, KingLayout::by_name("mirror4").unwrap()).quantise();
+            for net in [(*Network::builtin()).clone(), bucketed] {
+                let mut s = 0x1234_5678_9abc_def1;
+                for round in 0..100 {
+                    let feats: Vec<usize> = (0..32).map(|_| (xorshift(&mut s) % INPUTS as u64) as usize).collect();
+                    let views = net.kings.views_of(feats.iter().copied());
+                    let persp = round % 2;
+                    let view = views[persp];
+                    let mut fast = [0i16; HIDDEN];
                     // SAFETY: AVX2 was detected just above.
-                    unsafe { net.update_avx2(&mut fast_into, Some(&fast), &added, &removed) };
-                    net.update_tiles(&mut slow_into, Some(&slow), &added, &removed);
-                    // SAFETY: as above.
-                    unsafe { net.update_avx2(&mut fast, None, &added, &removed) };
-                    net.update_tiles(&mut slow, None, &added, &removed);
-                    assert_eq!(fast.v, slow.v);
-                    assert_eq!(fast_into.v, fast.v);
-                    assert_eq!(slow_into.v, slow.v);
+                    unsafe { net.refresh_side_avx2(&mut fast, persp, view, feats.iter().copied()) };
+                    let mut slow = [0i16; HIDDEN];
+                    net.refresh_rows(&mut slow, persp, view, feats.iter().copied());
+                    assert_eq!(fast, slow);
+                    // Random additions and removals, far more at once than a search makes, into a
+                    // separate accumulator and in place.
+                    let list = |s: &mut u64| -> Vec<usize> {
+                        (0..xorshift(s) % 12).map(|_| (xorshift(s) % INPUTS as u64) as usize).collect()
+                    };
+                    for _ in 0..16 {
+                        let (added, removed) = (list(&mut s), list(&mut s));
+                        let (mut fast_into, mut slow_into) = ([7i16; HIDDEN], [0i16; HIDDEN]);
+                        // SAFETY: AVX2 was detected just above.
+                        unsafe { net.update_avx2(&mut fast_into, Some(&fast), persp, view, &added, &removed) };
+                        net.update_tiles(&mut slow_into, Some(&slow), persp, view, &added, &removed);
+                        // SAFETY: as above.
+                        unsafe { net.update_avx2(&mut fast, None, persp, view, &added, &removed) };
+                        net.update_tiles(&mut slow, None, persp, view, &added, &removed);
+                        assert_eq!(fast, slow);
+                        assert_eq!(fast_into, fast);
+                        assert_eq!(slow_into, slow);
+                    }
+                    // And the result is the accumulator of the inputs left (seen the same way).
+                    let mut left = feats.clone();
+                    let (added, removed) = (list(&mut s), left.split_off(left.len() / 2));
+                    left.extend(&added);
+                    let mut from_feats = [0i16; HIDDEN];
+                    net.refresh_rows(&mut from_feats, persp, view, feats.iter().copied());
+                    net.update(&mut from_feats, None, persp, view, &added, &removed);
+                    let mut want = [0i16; HIDDEN];
+                    net.refresh_rows(&mut want, persp, view, left.into_iter());
+                    assert_eq!(from_feats, want);
                 }
-                // And the result is the accumulator of the inputs left.
-                let mut left = feats.clone();
-                let (added, removed) = (list(&mut s), left.split_off(left.len() / 2));
-                left.extend(&added);
-                let mut from_feats = net.accumulate_rows(feats.iter().copied());
-                net.update(&mut from_feats, None, &added, &removed);
-                assert_eq!(from_feats.v, net.accumulate_rows(left.into_iter()).v);
             }
+        }
+    }
+
+    #[test]
+    fn king_layouts_pick_blocks_by_king_square_and_mirror_files() {
+        let none = KingLayout::NONE;
+        assert_eq!(none.count(), 1);
+        let m4 = KingLayout::by_name("mirror4").unwrap();
+        assert_eq!(m4.count(), 4);
+        assert!(KingLayout::by_name("mirror5").is_none());
+        let sq = |name: &str| {
+            let b = name.as_bytes();
+            ((b[1] - b'1') * 8 + (b[0] - b'a')) as usize
+        };
+        // White's king: g1 is b1 mirrored (bucket 0), e1 is d1 mirrored (bucket 1).
+        assert_eq!(m4.view(Color::White, sq("g1")), View { offset: 0, xor: 7 });
+        assert_eq!(m4.view(Color::White, sq("b1")), View { offset: 0, xor: 0 });
+        assert_eq!(m4.view(Color::White, sq("e1")), View { offset: INPUTS, xor: 7 });
+        assert_eq!(m4.view(Color::White, sq("c2")), View { offset: 2 * INPUTS, xor: 0 });
+        assert_eq!(m4.view(Color::White, sq("h5")), View { offset: 3 * INPUTS, xor: 7 });
+        // Black's king is seen from its own side: g8 is its g1.
+        assert_eq!(m4.view(Color::Black, sq("g8")), m4.view(Color::White, sq("g1")));
+        assert_eq!(m4.view(Color::Black, sq("a7")), View { offset: 2 * INPUTS, xor: 0 });
+        assert!((0..64).all(|k| none.view(Color::Black, k) == View { offset: 0, xor: 0 }));
+        // A mirrored view moves each input to the same piece on the other wing.
+        let v = m4.view(Color::White, sq("g1"));
+        assert_eq!(
+            v.row(feature(Color::White, Color::Black, Role::Knight, sq("b8"))),
+            feature(Color::White, Color::Black, Role::Knight, sq("g8"))
+        );
+        // The views found from a position and from its inputs agree.
+        let pos = Position::from_fen("r4rk1/pp3ppp/8/8/8/8/PP3PPP/2KR3R b - - 0 1").unwrap();
+        let feats: Vec<usize> = white_features(&pos).collect();
+        assert_eq!(m4.views(&pos), m4.views_of(feats.iter().copied()));
+        assert_eq!(m4.views(&pos), [m4.view(Color::White, sq("c1")), m4.view(Color::Black, sq("g8"))]);
+        assert_eq!(m4.views(&pos)[1].xor, 7);
+    }
+
+    #[test]
+    fn a_king_bucketed_network_round_trips_and_mirrors_exactly() {
+        let m4 = KingLayout::by_name("mirror4").unwrap();
+        let net = train::FloatNetwork::random_with(8, m4).quantise();
+        assert_eq!(net.ft_w.len(), 4 * INPUTS);
+        let bytes = net.to_bytes();
+        assert_eq!(&bytes[..8], MAGIC_KINGS);
+        let back = Network::from_bytes(&bytes).unwrap();
+        assert!(back.to_bytes() == bytes && back.king_layout() == m4);
+        for cut in [1, 40, bytes.len() - 90] {
+            assert!(Network::from_bytes(&bytes[..bytes.len() - cut]).is_err(), "cut {cut}");
+        }
+        let mut bad = bytes.clone();
+        bad[16 + 5] = MAX_KING_BUCKETS as u8;
+        assert!(Network::from_bytes(&bad).is_err());
+        // Every input is seen through the king's wing, so a position without castling rights and its
+        // left-right mirror evaluate the same, whatever the weights.
+        for fen in ["r4rk1/pp3ppp/2n5/3p4/8/2N5/PP3PPP/2KR3R w - - 0 1", "8/5pk1/6p1/3Pp3/1r6/5P2/6PK/R7 b - - 0 40"] {
+            let (board, rest) = fen.split_once(' ').unwrap();
+            let flipped: Vec<String> = board.split('/').map(|r| r.chars().rev().collect()).collect();
+            let (a, b) = (
+                Position::from_fen(fen).unwrap(),
+                Position::from_fen(&format!("{} {rest}", flipped.join("/"))).unwrap(),
+            );
+            assert_eq!(net.evaluate(&a), net.evaluate(&b));
         }
     }
 

@@ -90,13 +90,21 @@ impl AccumulatorStack {
                 }
             }
             let (added, removed) = (&added[..na], &removed[..nr]);
-            if base == ply {
-                if na + nr > 0 {
-                    net.update(&mut self.slots[ply].acc, None, added, removed);
+            let views = net.kings.views(pos);
+            let old_views = views_of_pieces(net, &self.slots[base].pieces);
+            for persp in 0..2 {
+                if views[persp] != old_views[persp] {
+                    // The king moved to another bucket or wing: every input of this side changed.
+                    net.refresh_side(&mut self.slots[ply].acc, persp, views[persp], super::white_features(pos));
+                } else if base == ply {
+                    if na + nr > 0 {
+                        net.update(&mut self.slots[ply].acc.v[persp], None, persp, views[persp], added, removed);
+                    }
+                } else {
+                    let (below, from_ply) = self.slots.split_at_mut(ply);
+                    let src = &below[base].acc.v[persp];
+                    net.update(&mut from_ply[0].acc.v[persp], Some(src), persp, views[persp], added, removed);
                 }
-            } else {
-                let (below, from_ply) = self.slots.split_at_mut(ply);
-                net.update(&mut from_ply[0].acc, Some(&below[base].acc), added, removed);
             }
         }
         let slot = &mut self.slots[ply];
@@ -104,6 +112,21 @@ impl AccumulatorStack {
         slot.valid = true;
         net.output(&slot.acc, pos.side_to_move(), pos.occupied().count())
     }
+}
+
+/// The views of a slot's position, from its king bitboards (a1 for a missing king, as in
+/// [`super::KingLayout::views_of`]).
+#[inline]
+fn views_of_pieces(net: &Network, pieces: &[u64; 12]) -> [super::View; 2] {
+    let king = |c: Color| {
+        let b = pieces[c.index() * 6 + Role::King.index()];
+        if b == 0 {
+            0
+        } else {
+            b.trailing_zeros() as usize
+        }
+    };
+    [net.kings.view(Color::White, king(Color::White)), net.kings.view(Color::Black, king(Color::Black))]
 }
 
 #[cfg(test)]
@@ -115,7 +138,21 @@ mod tests {
     /// siblings and depths), and through null moves, the incremental value equals a refresh.
     #[test]
     fn incremental_updates_equal_refresh() {
-        let net = FloatNetwork::random(11).quantise();
+        incremental_updates_equal_refresh_for(&FloatNetwork::random(11).quantise());
+    }
+
+    #[test]
+    fn incremental_updates_equal_refresh_with_king_buckets() {
+        let kings = crate::nnue::KingLayout::by_name("mirror4").unwrap();
+        let mut net = FloatNetwork::random_with(11, kings).quantise();
+        // Make every bucket's rows differ, so that a row from the wrong bucket shows.
+        for (i, row) in net.ft_w.iter_mut().enumerate() {
+            row.iter_mut().enumerate().for_each(|(j, w)| *w += ((i * 7 + j * 3) % 23) as i16 - 11);
+        }
+        incremental_updates_equal_refresh_for(&net);
+    }
+
+    fn incremental_updates_equal_refresh_for(net: &Network) {
         let mut stack = AccumulatorStack::new(16);
         let mut rng = 0x1234_5678_9abc_def1u64;
         let mut next = move || crate::nnue::xorshift(&mut rng);
@@ -130,7 +167,7 @@ mod tests {
                 let mut pos = Position::from_fen(fen).unwrap();
                 let mut ply = 0;
                 while ply < 15 {
-                    assert_eq!(stack.evaluate(&net, &pos, ply), net.evaluate(&pos), "{}", pos.fen());
+                    assert_eq!(stack.evaluate(net, &pos, ply), net.evaluate(&pos), "{}", pos.fen());
                     checked += 1;
                     let moves = pos.legal_moves();
                     if moves.is_empty() {
@@ -138,7 +175,7 @@ mod tests {
                     }
                     if next() % 5 == 0 && !pos.in_check() {
                         let null = pos.play_null();
-                        assert_eq!(stack.evaluate(&net, &null, ply + 1), net.evaluate(&null));
+                        assert_eq!(stack.evaluate(net, &null, ply + 1), net.evaluate(&null));
                     }
                     pos = pos.play(moves[(next() % moves.len() as u64) as usize]);
                     // Sometimes skip evaluating a ply or two, as a search does in check or on

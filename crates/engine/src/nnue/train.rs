@@ -8,7 +8,7 @@
 //! the squared error between that and `σ(output/K)` — a win-probability fit as in
 //! the Texel tuner, with `K` the centipawn scale of its logistic.
 
-use super::{bucket, white_features, Network, BUCKETS, HIDDEN, INPUTS, QA, QB, SCALE};
+use super::{bucket, relative, white_features, KingLayout, Network, BUCKETS, HIDDEN, INPUTS, QA, QB, SCALE};
 use crate::search::{Engine, Limits};
 use crate::{EngineOptions, Score};
 use bastion_core::{Color, Position};
@@ -258,9 +258,18 @@ fn label_line(engine: &mut Engine, line: &str, depth: i32, random_plies: usize, 
 }
 
 /// Network weights in floating point (the trainer's copy).
+///
+/// With king buckets, the input weights are factorised: the row of input `f` in bucket `b` is
+/// `ft_w[b][f] + ft_f[f]`, so what every bucket has in common is learnt from all positions and
+/// a bucket's own rows only learn how it differs. [`FloatNetwork::merged`] folds the factor in.
 #[derive(Clone)]
 pub struct FloatNetwork {
+    kings: KingLayout,
+    /// `kings.count() · INPUTS` rows of `HIDDEN`.
     ft_w: Vec<f32>,
+    /// The factor: `INPUTS` rows of `HIDDEN` shared by every king bucket; empty when there is
+    /// one bucket (or once merged).
+    ft_f: Vec<f32>,
     ft_b: Vec<f32>,
     /// `BUCKETS` blocks of `2 * HIDDEN` (side to move's units, then the other side's).
     out_w: Vec<f32>,
@@ -277,18 +286,49 @@ fn uniform(s: &mut u64, scale: f32) -> f32 {
 const OUT: usize = 2 * HIDDEN;
 
 impl FloatNetwork {
-    /// Small random weights from `seed`.
+    /// Small random weights from `seed`, without king buckets.
     pub fn random(seed: u64) -> FloatNetwork {
+        FloatNetwork::random_with(seed, KingLayout::NONE)
+    }
+
+    /// Small random weights from `seed` for `kings`: with king buckets the factor starts
+    /// random and the buckets' own rows at zero, so every bucket starts as the same network.
+    pub fn random_with(seed: u64, kings: KingLayout) -> FloatNetwork {
         let mut s = seed | 1;
         let mut rnd = move |scale: f32| uniform(&mut s, scale);
         let ft = 1.0 / (INPUTS as f32).sqrt();
         let out = 1.0 / (2.0 * HIDDEN as f32).sqrt();
-        FloatNetwork {
-            ft_w: (0..INPUTS * HIDDEN).map(|_| rnd(ft)).collect(),
-            ft_b: (0..HIDDEN).map(|_| rnd(ft)).collect(),
-            out_w: (0..BUCKETS * OUT).map(|_| rnd(out)).collect(),
+        let shared: Vec<f32> = (0..INPUTS * HIDDEN).map(|_| rnd(ft)).collect();
+        let ft_b = (0..HIDDEN).map(|_| rnd(ft)).collect();
+        let out_w = (0..BUCKETS * OUT).map(|_| rnd(out)).collect();
+        let net = FloatNetwork {
+            kings: KingLayout::NONE,
+            ft_w: shared,
+            ft_f: vec![],
+            ft_b,
+            out_w,
             out_b: vec![0.0; BUCKETS],
+        };
+        net.with_king_layout(kings)
+    }
+
+    /// This network without king buckets spread over `kings`' buckets: its input rows become
+    /// the factor and every bucket's own rows start at zero, so it starts out evaluating as
+    /// before (on the mirrored board where `kings` mirrors files). A network that already has
+    /// king buckets, or `kings` = [`KingLayout::NONE`], is returned as it is.
+    pub fn with_king_layout(self, kings: KingLayout) -> FloatNetwork {
+        if self.kings != KingLayout::NONE {
+            return self;
         }
+        if kings.count() == 1 {
+            return FloatNetwork { kings, ..self };
+        }
+        FloatNetwork { kings, ft_w: vec![0.0; kings.count() * INPUTS * HIDDEN], ft_f: self.ft_w, ..self }
+    }
+
+    /// The king layout.
+    pub fn king_layout(&self) -> KingLayout {
+        self.kings
     }
 
     /// The floating-point weights a quantised network stands for, so that training can
@@ -297,10 +337,36 @@ impl FloatNetwork {
     pub fn from_network(net: &Network) -> FloatNetwork {
         let f = |v: &[i16], s: i32| v.iter().map(|&q| q as f32 / s as f32).collect::<Vec<f32>>();
         FloatNetwork {
+            kings: net.kings,
             ft_w: net.ft_w.iter().flat_map(|row| f(row, QA)).collect(),
+            ft_f: if net.kings.count() > 1 { vec![0.0; INPUTS * HIDDEN] } else { vec![] },
             ft_b: f(&net.ft_b, QA),
             out_w: net.out_w.iter().flatten().flat_map(|row| f(row, QB)).collect(),
             out_b: net.out_b.iter().map(|&b| b as f32 / (QA * QB) as f32).collect(),
+        }
+    }
+
+    /// The same network with the factor folded into every bucket's rows (what inference uses).
+    pub fn merged(&self) -> std::borrow::Cow<'_, FloatNetwork> {
+        if self.ft_f.is_empty() {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let mut ft_w = self.ft_w.clone();
+        for block in ft_w.chunks_exact_mut(INPUTS * HIDDEN) {
+            add_row(block, &self.ft_f);
+        }
+        std::borrow::Cow::Owned(FloatNetwork { ft_w, ft_f: vec![], ..self.clone_without_inputs() })
+    }
+
+    /// A copy of everything but the input rows (left empty).
+    fn clone_without_inputs(&self) -> FloatNetwork {
+        FloatNetwork {
+            kings: self.kings,
+            ft_w: vec![],
+            ft_f: vec![],
+            ft_b: self.ft_b.clone(),
+            out_w: self.out_w.clone(),
+            out_b: self.out_b.clone(),
         }
     }
 
@@ -312,12 +378,16 @@ impl FloatNetwork {
         let mut s = seed | 1;
         let scale = 1.0 / (INPUTS as f32).sqrt();
         let mut revived = 0;
+        // The rows a unit is revived in: the factor's when there is one, so every bucket gets them.
+        let rows = if self.ft_f.is_empty() { self.ft_w.len() / HIDDEN } else { INPUTS };
         for j in 0..HIDDEN {
             let dead = self.ft_b[j] == 0.0
-                && (0..INPUTS).all(|i| self.ft_w[i * HIDDEN + j] == 0.0)
+                && self.ft_w.chunks_exact(HIDDEN).all(|r| r[j] == 0.0)
+                && self.ft_f.chunks_exact(HIDDEN).all(|r| r[j] == 0.0)
                 && (0..2 * BUCKETS).all(|k| self.out_w[k * HIDDEN + j] == 0.0);
             if dead {
-                (0..INPUTS).for_each(|i| self.ft_w[i * HIDDEN + j] = uniform(&mut s, scale));
+                let target = if self.ft_f.is_empty() { &mut self.ft_w } else { &mut self.ft_f };
+                (0..rows).for_each(|i| target[i * HIDDEN + j] = uniform(&mut s, scale));
                 self.ft_b[j] = uniform(&mut s, scale);
                 revived += 1;
             }
@@ -325,18 +395,20 @@ impl FloatNetwork {
         revived
     }
 
-    /// All weights zero (gradient sums and Adam moments start here).
-    fn zeros() -> FloatNetwork {
+    /// All weights zero in the shape of `like` (gradient sums and Adam moments start here).
+    fn zeros_like(like: &FloatNetwork) -> FloatNetwork {
         FloatNetwork {
-            ft_w: vec![0.0; INPUTS * HIDDEN],
+            kings: like.kings,
+            ft_w: vec![0.0; like.ft_w.len()],
+            ft_f: vec![0.0; like.ft_f.len()],
             ft_b: vec![0.0; HIDDEN],
             out_w: vec![0.0; BUCKETS * OUT],
             out_b: vec![0.0; BUCKETS],
         }
     }
 
-    fn params(&mut self) -> [&mut [f32]; 4] {
-        [&mut self.ft_w, &mut self.ft_b, &mut self.out_w, &mut self.out_b]
+    fn params(&mut self) -> [&mut [f32]; 5] {
+        [&mut self.ft_w, &mut self.ft_b, &mut self.out_w, &mut self.out_b, &mut self.ft_f]
     }
 
     /// Forward pass for one position: fills `acc` (both perspectives, side to move first)
@@ -346,11 +418,17 @@ impl FloatNetwork {
         let (us, them) = acc.split_at_mut(HIDDEN);
         us.copy_from_slice(&self.ft_b);
         them.copy_from_slice(&self.ft_b);
+        let views = self.kings.views_of(inputs.iter().map(|&f| f as usize));
+        let (pu, pt) = if white { (0, 1) } else { (1, 0) };
         for &f in inputs {
-            let (fw, fb) = (f as usize, super::mirror(f as usize));
-            let (fu, ft) = if white { (fw, fb) } else { (fb, fw) };
+            let (fu, ft) = (views[pu].row(relative(pu, f as usize)), views[pt].row(relative(pt, f as usize)));
             add_row(us, &self.ft_w[fu * HIDDEN..(fu + 1) * HIDDEN]);
             add_row(them, &self.ft_w[ft * HIDDEN..(ft + 1) * HIDDEN]);
+            if !self.ft_f.is_empty() {
+                let (fu, ft) = (fu % INPUTS, ft % INPUTS);
+                add_row(us, &self.ft_f[fu * HIDDEN..(fu + 1) * HIDDEN]);
+                add_row(them, &self.ft_f[ft * HIDDEN..(ft + 1) * HIDDEN]);
+            }
         }
         let b = bucket(inputs.len() as u32);
         let mut y = self.out_b[b];
@@ -363,6 +441,7 @@ impl FloatNetwork {
 
     /// The quantised network for inference.
     pub fn quantise(&self) -> Network {
+        let net = self.merged();
         let q = |x: f32, s: i32| (x * s as f32).round().clamp(-32767.0, 32767.0) as i16;
         let row = |v: &[f32], s: i32| {
             let mut r = [0i16; HIDDEN];
@@ -370,21 +449,27 @@ impl FloatNetwork {
             r
         };
         Network {
-            ft_w: self.ft_w.chunks_exact(HIDDEN).map(|c| row(c, QA)).collect(),
-            ft_b: row(&self.ft_b, QA),
+            kings: net.kings,
+            ft_w: net.ft_w.chunks_exact(HIDDEN).map(|c| row(c, QA)).collect(),
+            ft_b: row(&net.ft_b, QA),
             out_w: std::array::from_fn(|b| {
-                let w = &self.out_w[b * OUT..(b + 1) * OUT];
+                let w = &net.out_w[b * OUT..(b + 1) * OUT];
                 [row(&w[..HIDDEN], QB), row(&w[HIDDEN..], QB)]
             }),
-            out_b: std::array::from_fn(|b| (self.out_b[b] * (QA * QB) as f32).round() as i32),
+            out_b: std::array::from_fn(|b| (net.out_b[b] * (QA * QB) as f32).round() as i32),
         }
     }
 
     /// Saves the floating-point weights (a training checkpoint).
     pub fn save(&self, path: &Path) -> std::io::Result<()> {
-        let mut bytes = Vec::with_capacity(4 * CHECKPOINT_FLOATS + 8);
-        bytes.extend_from_slice(CHECKPOINT_MAGIC);
-        for x in self.ft_w.iter().chain(&self.ft_b).chain(&self.out_w).chain(&self.out_b) {
+        let mut bytes = Vec::with_capacity(4 * (self.ft_w.len() + self.ft_f.len() + HIDDEN + BUCKETS * (OUT + 1)) + 76);
+        if self.kings == KingLayout::NONE {
+            bytes.extend_from_slice(CHECKPOINT_MAGIC);
+        } else {
+            bytes.extend_from_slice(CHECKPOINT_MAGIC_KINGS);
+            bytes.extend_from_slice(&self.kings.to_bytes());
+        }
+        for x in self.ft_w.iter().chain(&self.ft_b).chain(&self.out_w).chain(&self.out_b).chain(&self.ft_f) {
             bytes.extend_from_slice(&x.to_le_bytes());
         }
         write_atomically(path, &bytes)
@@ -393,21 +478,40 @@ impl FloatNetwork {
     /// Reads a checkpoint written by [`FloatNetwork::save`].
     pub fn load(path: &Path) -> std::io::Result<FloatNetwork> {
         let bytes = std::fs::read(path)?;
-        if bytes.len() != 8 + 4 * CHECKPOINT_FLOATS || &bytes[..8] != CHECKPOINT_MAGIC {
-            return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, "not a checkpoint of this network shape"));
+        let invalid = || std::io::Error::new(std::io::ErrorKind::InvalidData, "not a checkpoint of this network shape");
+        let (kings, body) = match bytes.get(..8) {
+            Some(m) if m == CHECKPOINT_MAGIC => (KingLayout::NONE, &bytes[8..]),
+            Some(m) if m == CHECKPOINT_MAGIC_KINGS && bytes.len() >= 8 + 68 => {
+                (KingLayout::from_bytes(&bytes[8..76]).map_err(|_| invalid())?, &bytes[76..])
+            }
+            _ => return Err(invalid()),
+        };
+        let rows = kings.count() * INPUTS;
+        let factor = if kings.count() > 1 { INPUTS * HIDDEN } else { 0 };
+        if body.len() != 4 * (rows * HIDDEN + HIDDEN + BUCKETS * (OUT + 1) + factor) {
+            return Err(invalid());
         }
-        let v: Vec<f32> = bytes[8..].chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
-        let (ft_w, rest) = v.split_at(INPUTS * HIDDEN);
+        let v: Vec<f32> = body.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        let (ft_w, rest) = v.split_at(rows * HIDDEN);
         let (ft_b, rest) = rest.split_at(HIDDEN);
-        let (out_w, out_b) = rest.split_at(BUCKETS * OUT);
-        Ok(FloatNetwork { ft_w: ft_w.to_vec(), ft_b: ft_b.to_vec(), out_w: out_w.to_vec(), out_b: out_b.to_vec() })
+        let (out_w, rest) = rest.split_at(BUCKETS * OUT);
+        let (out_b, ft_f) = rest.split_at(BUCKETS);
+        Ok(FloatNetwork {
+            kings,
+            ft_w: ft_w.to_vec(),
+            ft_f: ft_f.to_vec(),
+            ft_b: ft_b.to_vec(),
+            out_w: out_w.to_vec(),
+            out_b: out_b.to_vec(),
+        })
     }
 }
 
 /// Checkpoint magic; the last byte is the version (2: output buckets).
 const CHECKPOINT_MAGIC: &[u8; 8] = b"BSTF32\0\x02";
-/// Floats in a checkpoint.
-const CHECKPOINT_FLOATS: usize = INPUTS * HIDDEN + HIDDEN + BUCKETS * (OUT + 1);
+/// Checkpoint magic with king buckets (version 3): the layout's 68 bytes follow, and the factor
+/// rows come last.
+const CHECKPOINT_MAGIC_KINGS: &[u8; 8] = b"BSTF32\0\x03";
 
 /// Writes `bytes` to `path` through a temporary file, so an interrupted write never
 /// leaves a truncated file behind.
@@ -429,8 +533,9 @@ struct Grad {
 }
 
 impl Grad {
-    fn new() -> Grad {
-        Grad { d: FloatNetwork::zeros(), loss: 0.0 }
+    /// Zero sums for a network shaped like `net` (merged: no factor).
+    fn new(net: &FloatNetwork) -> Grad {
+        Grad { d: FloatNetwork::zeros_like(net), loss: 0.0 }
     }
 }
 
@@ -446,8 +551,9 @@ fn mirror_file(f: u16) -> u16 {
     f ^ 7
 }
 
-/// Loss and gradient of `net` on positions `idx` of `data`, added to `g`; with `salt`, half the
-/// positions without castling rights are seen mirrored left to right ([`mirrored`]).
+/// Loss and gradient of `net` (merged: no factor) on positions `idx` of `data`, added to `g`;
+/// with `salt`, half the positions without castling rights are seen mirrored left to right
+/// ([`mirrored`]).
 fn accumulate(net: &FloatNetwork, data: &Dataset, idx: &[u32], salt: Option<u64>, g: &mut Grad) {
     let mut flipped = Vec::with_capacity(32);
     let mut acc = vec![0.0f32; 2 * HIDDEN];
@@ -480,9 +586,10 @@ fn accumulate(net: &FloatNetwork, data: &Dataset, idx: &[u32], salt: Option<u64>
         for j in 0..HIDDEN {
             g.d.ft_b[j] += du[j] + dt[j];
         }
+        let views = net.kings.views_of(inputs.iter().map(|&f| f as usize));
+        let (pu, pt) = if white { (0, 1) } else { (1, 0) };
         for &f in inputs {
-            let (fw, fb) = (f as usize, super::mirror(f as usize));
-            let (fu, ft) = if white { (fw, fb) } else { (fb, fw) };
+            let (fu, ft) = (views[pu].row(relative(pu, f as usize)), views[pt].row(relative(pt, f as usize)));
             add_row(&mut g.d.ft_w[fu * HIDDEN..(fu + 1) * HIDDEN], du);
             add_row(&mut g.d.ft_w[ft * HIDDEN..(ft + 1) * HIDDEN], dt);
         }
@@ -520,7 +627,8 @@ pub struct Trainer {
 impl Trainer {
     /// A trainer starting from `net`.
     pub fn new(net: FloatNetwork) -> Trainer {
-        Trainer { net, m: FloatNetwork::zeros(), v: FloatNetwork::zeros(), step: 0 }
+        let (m, v) = (FloatNetwork::zeros_like(&net), FloatNetwork::zeros_like(&net));
+        Trainer { net, m, v, step: 0 }
     }
 
     /// Mean loss of the current weights on `data`.
@@ -547,22 +655,26 @@ impl Trainer {
         sum / data.len().max(1) as f64
     }
 
+    /// Loss and gradient on positions `idx`, with respect to the merged input rows (see
+    /// [`Trainer::adam`] for the factor's share).
     fn gradient(&self, data: &Dataset, idx: &[u32], salt: Option<u64>, threads: usize) -> Grad {
+        let net = self.net.merged();
+        let net = &*net;
         let per = idx.len().div_ceil(threads.max(1)).max(1);
         let mut grads: Vec<Grad> = std::thread::scope(|s| {
             let hs: Vec<_> = idx
                 .chunks(per)
                 .map(|chunk| {
                     s.spawn(move || {
-                        let mut g = Grad::new();
-                        accumulate(&self.net, data, chunk, salt, &mut g);
+                        let mut g = Grad::new(net);
+                        accumulate(net, data, chunk, salt, &mut g);
                         g
                     })
                 })
                 .collect();
             hs.into_iter().map(|h| h.join().expect("training thread")).collect()
         });
-        let mut total = grads.pop().unwrap_or_else(Grad::new);
+        let mut total = grads.pop().unwrap_or_else(|| Grad::new(net));
         for mut g in grads {
             for (t, x) in total.d.params().into_iter().zip(g.d.params()) {
                 add_row(t, x);
@@ -602,8 +714,16 @@ impl Trainer {
             *w -= lr * (*m / c1) / ((*v / c2).sqrt() + 1e-8);
             *w = w.clamp(-clip, clip);
         };
+        // A factor row is shared by every bucket's copy of its input, so its gradient is the sum
+        // of theirs.
+        if !self.net.ft_f.is_empty() {
+            g.d.ft_f = vec![0.0; INPUTS * HIDDEN];
+            for block in g.d.ft_w.chunks_exact(INPUTS * HIDDEN) {
+                add_row(&mut g.d.ft_f, block);
+            }
+        }
         let grads = g.d.params();
-        let clips = [FT_CLIP, FT_CLIP, OUT_CLIP, f32::MAX];
+        let clips = [FT_CLIP, FT_CLIP, OUT_CLIP, f32::MAX, FT_CLIP];
         let (ws, ms, vs) = (self.net.params(), self.m.params(), self.v.params());
         for ((((w, m), v), g), clip) in ws.into_iter().zip(ms).zip(vs).zip(grads).zip(clips) {
             for (((w, m), v), g) in w.iter_mut().zip(m.iter_mut()).zip(v.iter_mut()).zip(g.iter()) {
@@ -668,6 +788,72 @@ mod tests {
         }
     }
 
+    #[test]
+    fn factorised_gradient_matches_finite_differences() {
+        let data = tiny_data();
+        let kings = KingLayout::by_name("mirror4").unwrap();
+        let mut tr = Trainer::new(FloatNetwork::random_with(7, kings));
+        tr.net.ft_b.iter_mut().for_each(|b| *b += 0.5);
+        // Buckets that differ from each other and from the factor.
+        let mut s = 99u64;
+        tr.net.ft_w.iter_mut().for_each(|w| *w = uniform(&mut s, 0.05));
+        let idx: Vec<u32> = (0..data.len() as u32).collect();
+        let g = tr.gradient(&data, &idx, None, 2);
+        let loss = |t: &Trainer| t.gradient(&data, &idx, None, 1).loss;
+        // The start position's White king (e1, mirrored to d1) uses bucket 1: its input
+        // rook a1 (mirrored h1, own rook 3·64 + 7) has a bucket row and a factor row; so has its
+        // pawn e2 (mirrored d2, input 11).
+        let rook = 3 * 64 + 7;
+        let checks = [(0, (INPUTS + rook) * HIDDEN + 5), (4, rook * HIDDEN + 5), (4, 11 * HIDDEN + 1)];
+        let factor_grad: Vec<f32> =
+            (0..INPUTS * HIDDEN).map(|j| g.d.ft_w.chunks_exact(INPUTS * HIDDEN).map(|block| block[j]).sum()).collect();
+        for (which, j) in checks {
+            let eps = 1e-3;
+            let mut plus = Trainer::new(tr.net.clone());
+            plus.net.params()[which][j] += eps;
+            let mut minus = Trainer::new(tr.net.clone());
+            minus.net.params()[which][j] -= eps;
+            let numeric = (loss(&plus) - loss(&minus)) / (2.0 * eps as f64);
+            let analytic = if which == 4 { factor_grad[j] } else { g.d.ft_w[j] } as f64;
+            assert!(analytic.abs() > 1e-6, "{which}/{j}: a weight the positions use");
+            assert!((numeric - analytic).abs() < 1e-3 + 0.02 * analytic.abs(), "{which}/{j}: {numeric} vs {analytic}");
+        }
+    }
+
+    #[test]
+    fn a_network_spread_over_king_buckets_starts_as_it_was() {
+        let kings = KingLayout::by_name("mirror4").unwrap();
+        let plain = FloatNetwork::random(21);
+        let spread = plain.clone().with_king_layout(kings);
+        assert_eq!((spread.ft_w.len(), spread.ft_f.len()), (4 * INPUTS * HIDDEN, INPUTS * HIDDEN));
+        let (plain_q, spread_q) = (plain.quantise(), spread.quantise());
+        // Both kings on files a–d: nothing is mirrored, so the value is the plain network's.
+        let fen = "1k1r4/ppp5/8/8/8/8/PPP5/1K1R4 w - - 0 1";
+        let pos = Position::from_fen(fen).unwrap();
+        assert_eq!(spread_q.evaluate(&pos), plain_q.evaluate(&pos));
+        // Both on e–h: the plain network's value of the mirrored position.
+        let pos = Position::from_fen("4r1k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1").unwrap();
+        assert_eq!(spread_q.evaluate(&pos), plain_q.evaluate(&Position::from_fen(fen).unwrap()));
+        // The checkpoint keeps the layout and the factor.
+        let dir = std::env::temp_dir().join(format!("bastion-kings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("k.ckpt");
+        let mut trained = spread.clone();
+        trained.ft_w[12345] = 0.25;
+        trained.save(&path).unwrap();
+        let back = FloatNetwork::load(&path).unwrap();
+        assert_eq!(back.king_layout(), kings);
+        assert!(back.ft_w == trained.ft_w && back.ft_f == trained.ft_f && back.out_w == trained.out_w);
+        std::fs::write(&path, &std::fs::read(&path).unwrap()[..1000]).unwrap();
+        assert!(FloatNetwork::load(&path).is_err());
+        plain.save(&path).unwrap();
+        assert_eq!(FloatNetwork::load(&path).unwrap().king_layout(), KingLayout::NONE);
+        std::fs::remove_dir_all(&dir).ok();
+        // Spreading twice, or over no buckets, changes nothing.
+        assert!(spread.clone().with_king_layout(kings).ft_f == spread.ft_f);
+        assert!(plain.clone().with_king_layout(KingLayout::NONE).ft_f.is_empty());
+    }
+
     /// `fen` with every rank read right to left (files a ↔ h); castling rights are dropped.
     fn fen_mirrored_left_right(fen: &str) -> String {
         let f: Vec<&str> = fen.split(' ').collect();
@@ -703,7 +889,7 @@ mod tests {
         // Under a salt, a position is seen either as it is or exactly as its mirror.
         let net = FloatNetwork::random(5);
         let one = |d: &Dataset, i: u32, salt| {
-            let mut g = Grad::new();
+            let mut g = Grad::new(&net);
             accumulate(&net, d, &[i], salt, &mut g);
             g.loss
         };
