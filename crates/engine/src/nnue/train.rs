@@ -764,6 +764,17 @@ mod tests {
         d
     }
 
+    /// The loss's slope in weight `j` of parameter block `which` (see `FloatNetwork::params`),
+    /// by central differences.
+    fn numeric_gradient(tr: &Trainer, which: usize, j: usize, loss: impl Fn(&Trainer) -> f64) -> f64 {
+        let eps = 1e-3;
+        let mut plus = Trainer::new(tr.net.clone());
+        plus.net.params()[which][j] += eps;
+        let mut minus = Trainer::new(tr.net.clone());
+        minus.net.params()[which][j] -= eps;
+        (loss(&plus) - loss(&minus)) / (2.0 * eps as f64)
+    }
+
     #[test]
     fn gradient_matches_finite_differences() {
         let data = tiny_data();
@@ -777,12 +788,7 @@ mod tests {
         let checks: [(usize, usize); 7] =
             [(0, 5 * HIDDEN + 3), (0, (64 + 12) * HIDDEN + 1), (1, 7), (2, 200), (2, 7 * OUT + 300), (3, 0), (3, 7)];
         for (which, j) in checks {
-            let eps = 1e-3;
-            let mut plus = Trainer::new(tr.net.clone());
-            plus.net.params()[which][j] += eps;
-            let mut minus = Trainer::new(tr.net.clone());
-            minus.net.params()[which][j] -= eps;
-            let numeric = (loss(&plus) - loss(&minus)) / (2.0 * eps as f64);
+            let numeric = numeric_gradient(&tr, which, j, loss);
             let analytic = [&g.d.ft_w, &g.d.ft_b, &g.d.out_w, &g.d.out_b][which][j] as f64;
             assert!((numeric - analytic).abs() < 1e-3 + 0.02 * analytic.abs(), "{which}/{j}: {numeric} vs {analytic}");
         }
@@ -808,12 +814,7 @@ mod tests {
         let factor_grad: Vec<f32> =
             (0..INPUTS * HIDDEN).map(|j| g.d.ft_w.chunks_exact(INPUTS * HIDDEN).map(|block| block[j]).sum()).collect();
         for (which, j) in checks {
-            let eps = 1e-3;
-            let mut plus = Trainer::new(tr.net.clone());
-            plus.net.params()[which][j] += eps;
-            let mut minus = Trainer::new(tr.net.clone());
-            minus.net.params()[which][j] -= eps;
-            let numeric = (loss(&plus) - loss(&minus)) / (2.0 * eps as f64);
+            let numeric = numeric_gradient(&tr, which, j, loss);
             let analytic = if which == 4 { factor_grad[j] } else { g.d.ft_w[j] } as f64;
             assert!(analytic.abs() > 1e-6, "{which}/{j}: a weight the positions use");
             assert!((numeric - analytic).abs() < 1e-3 + 0.02 * analytic.abs(), "{which}/{j}: {numeric} vs {analytic}");
