@@ -115,9 +115,10 @@ struct TrainArgs {
     /// is the built-in network.
     #[arg(long)]
     init: Option<PathBuf>,
-    /// King buckets of the input layer: `none` (768 inputs per perspective) or `mirror4` (files
-    /// mirrored so the king is on a–d, and four blocks of inputs by its square). With `--init`
-    /// of a network without them, its weights become the factor every bucket starts from.
+    /// King buckets of the input layer: `none` (768 inputs per perspective), `kings4` (four
+    /// blocks of inputs by the king's square) or `mirror4` (the same after mirroring files so
+    /// the king is on a–d). With `--init` of a network without them, its weights become the
+    /// factor every bucket starts from.
     /// Default: the `--init` network's or the checkpoint's, else `none`.
     #[arg(long, value_parser = parse_king_layout)]
     king_buckets: Option<KingLayout>,
@@ -234,7 +235,7 @@ fn label(a: LabelArgs) -> Result<()> {
 }
 
 fn parse_king_layout(name: &str) -> Result<KingLayout, String> {
-    KingLayout::by_name(name).ok_or_else(|| format!("unknown king layout '{name}' (none, mirror4)"))
+    KingLayout::by_name(name).ok_or_else(|| format!("unknown king layout '{name}' (none, kings4, mirror4)"))
 }
 
 fn fit(a: TrainArgs) -> Result<()> {

@@ -102,11 +102,19 @@ impl KingLayout {
     /// One block of inputs whatever the king's square, no mirroring.
     pub const NONE: KingLayout = KingLayout { bucket: [0; 64], flip: false };
 
-    /// Layouts by name, for the trainer's `--king-buckets`: `none`, and `mirror4` (files
-    /// mirrored so the king is on a–d; buckets a1–b1, c1–d1, the second rank, and the rest).
+    /// Layouts by name, for the trainer's `--king-buckets`: `none`; `kings4` (buckets a1–c1,
+    /// d1–e1, f1–h1, and the rest of the board; a network without buckets spreads over it
+    /// exactly); and `mirror4` (files mirrored so the king is on a–d; buckets a1–b1, c1–d1, the
+    /// second rank, and the rest).
     pub fn by_name(name: &str) -> Option<KingLayout> {
         match name {
             "none" => Some(KingLayout::NONE),
+            "kings4" => Some(KingLayout::from_fn(false, |sq| match (sq / 8, sq % 8) {
+                (0, 0..=2) => 0,
+                (0, 3..=4) => 1,
+                (0, _) => 2,
+                _ => 3,
+            })),
             "mirror4" => Some(KingLayout::from_fn(true, |sq| match (sq / 8, sq % 8) {
                 (0, 0..=1) => 0,
                 (0, _) => 1,
@@ -738,6 +746,8 @@ mod tests {
         let m4 = KingLayout::by_name("mirror4").unwrap();
         assert_eq!(m4.count(), 4);
         assert!(KingLayout::by_name("mirror5").is_none());
+        let k4 = KingLayout::by_name("kings4").unwrap();
+        assert_eq!(k4.count(), 4);
         let sq = |name: &str| {
             let b = name.as_bytes();
             ((b[1] - b'1') * 8 + (b[0] - b'a')) as usize
@@ -752,6 +762,11 @@ mod tests {
         assert_eq!(m4.view(Color::Black, sq("g8")), m4.view(Color::White, sq("g1")));
         assert_eq!(m4.view(Color::Black, sq("a7")), View { offset: 2 * INPUTS, xor: 0 });
         assert!((0..64).all(|k| none.view(Color::Black, k) == View { offset: 0, xor: 0 }));
+        // Without mirroring, the wings are buckets of their own.
+        assert_eq!(k4.view(Color::White, sq("g1")), View { offset: 2 * INPUTS, xor: 0 });
+        assert_eq!(k4.view(Color::Black, sq("c8")), View { offset: 0, xor: 0 });
+        assert_eq!(k4.view(Color::Black, sq("e8")), View { offset: INPUTS, xor: 0 });
+        assert_eq!(k4.view(Color::White, sq("e2")), View { offset: 3 * INPUTS, xor: 0 });
         // A mirrored view moves each input to the same piece on the other wing.
         let v = m4.view(Color::White, sq("g1"));
         assert_eq!(

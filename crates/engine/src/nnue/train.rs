@@ -850,6 +850,12 @@ mod tests {
         plain.save(&path).unwrap();
         assert_eq!(FloatNetwork::load(&path).unwrap().king_layout(), KingLayout::NONE);
         std::fs::remove_dir_all(&dir).ok();
+        // Without mirroring, the spread network is the plain one wherever the kings stand.
+        let exact = plain.clone().with_king_layout(KingLayout::by_name("kings4").unwrap()).quantise();
+        for fen in ["r4rk1/pp3ppp/2n5/3p4/8/2N5/PP3PPP/2KR3R w - - 0 1", "8/5pk1/6p1/3Pp3/1r6/5P2/6PK/R7 b - - 0 40"] {
+            let pos = Position::from_fen(fen).unwrap();
+            assert_eq!(exact.evaluate(&pos), plain_q.evaluate(&pos), "{fen}");
+        }
         // Spreading twice, or over no buckets, changes nothing.
         assert!(spread.clone().with_king_layout(kings).ft_f == spread.ft_f);
         assert!(plain.clone().with_king_layout(KingLayout::NONE).ft_f.is_empty());
