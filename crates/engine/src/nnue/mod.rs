@@ -90,6 +90,12 @@ pub struct View {
 }
 
 impl View {
+    /// A small number per view (bucket and wing), for per-view caches.
+    #[inline(always)]
+    pub(crate) fn index(self) -> usize {
+        self.offset / INPUTS * 2 + (self.xor != 0) as usize
+    }
+
     /// The weight row of the perspective-relative input `f` (a [`feature`] index).
     #[inline(always)]
     pub fn row(self, f: usize) -> usize {

@@ -4,9 +4,11 @@
 //! brought up from whichever of its own slot or its parent's slot differs in fewer
 //! squares (or, when both differ too much, the closest slot below them), by adding and
 //! removing exactly the pieces that differ, so the result is exact whatever that slot
-//! last held; too many differences everywhere mean a refresh.
+//! last held. Too many differences everywhere, or a king that moves to another king
+//! bucket (see [`super::KingLayout`]), mean a refresh, which starts from the last
+//! accumulator computed for that perspective and bucket (a per-bucket cache).
 
-use super::{feature, Accumulator, Network};
+use super::{feature, Accumulator, Network, View, HIDDEN};
 use bastion_core::{Color, Position, Role};
 
 /// Above this many changed pieces a refresh is cheaper than updating.
@@ -20,22 +22,51 @@ struct Slot {
     valid: bool,
 }
 
+/// One perspective's accumulator for one king view and the pieces it holds (`None`: not yet
+/// computed, which is the biases and no pieces).
+#[derive(Clone)]
+struct CacheEntry {
+    pieces: [u64; 12],
+    acc: Option<[i16; HIDDEN]>,
+}
+
 /// Per-thread accumulators, indexed by search ply.
 #[derive(Clone)]
 pub struct AccumulatorStack {
     slots: Vec<Slot>,
+    /// Indexed by `2 · view index + perspective`; grown to the network's number of views.
+    cache: Vec<CacheEntry>,
 }
 
 impl AccumulatorStack {
     /// A stack of `plies` slots, all empty.
     pub fn new(plies: usize) -> AccumulatorStack {
-        let empty = Slot { pieces: [0; 12], acc: Accumulator { v: [[0; super::HIDDEN]; 2] }, valid: false };
-        AccumulatorStack { slots: vec![empty; plies.max(1)] }
+        let empty = Slot { pieces: [0; 12], acc: Accumulator { v: [[0; HIDDEN]; 2] }, valid: false };
+        AccumulatorStack { slots: vec![empty; plies.max(1)], cache: Vec::new() }
     }
 
     /// Forgets every slot (after loading another network).
     pub fn clear(&mut self) {
         self.slots.iter_mut().for_each(|s| s.valid = false);
+        self.cache.clear();
+    }
+
+    /// Sets perspective `persp` of ply `ply`'s accumulator to the position `now` seen through
+    /// `view`, by bringing that view's cached accumulator up to `now` (far fewer rows than a
+    /// refresh when the search stays near the positions it cached).
+    fn refresh_side(&mut self, net: &Network, ply: usize, persp: usize, view: View, now: &[u64; 12]) {
+        let i = 2 * view.index() + persp;
+        if self.cache.len() <= i {
+            self.cache.resize(i + 1, CacheEntry { pieces: [0; 12], acc: None });
+        }
+        let entry = &mut self.cache[i];
+        let acc = entry.acc.get_or_insert(net.ft_b);
+        // At most 32 pieces leave and 32 arrive.
+        let (mut added, mut removed) = ([0; 32], [0; 32]);
+        let (na, nr) = differences(&entry.pieces, now, &mut added, &mut removed);
+        net.update(acc, None, persp, view, &added[..na], &removed[..nr]);
+        entry.pieces = *now;
+        self.slots[ply].acc.v[persp] = *acc;
     }
 
     /// Evaluates `pos` at search ply `ply` for the side to move, in centipawns.
@@ -68,34 +99,21 @@ impl AccumulatorStack {
                 }
             }
         }
+        let views = net.kings.views(pos);
         if fewest > MAX_UPDATES {
-            self.slots[ply].acc = net.refresh(pos);
+            for (persp, view) in views.into_iter().enumerate() {
+                self.refresh_side(net, ply, persp, view, &now);
+            }
         } else {
             // At most MAX_UPDATES squares differ, so at most that many inputs change.
             let (mut added, mut removed) = ([0; MAX_UPDATES as usize], [0; MAX_UPDATES as usize]);
-            let (mut na, mut nr) = (0, 0);
-            for (i, (&old, &new)) in self.slots[base].pieces.iter().zip(&now).enumerate() {
-                let (c, r) = (Color::ALL[i / 6], Role::ALL[i % 6]);
-                let mut b = new & !old;
-                while b != 0 {
-                    added[na] = feature(Color::White, c, r, b.trailing_zeros() as usize);
-                    na += 1;
-                    b &= b - 1;
-                }
-                let mut b = old & !new;
-                while b != 0 {
-                    removed[nr] = feature(Color::White, c, r, b.trailing_zeros() as usize);
-                    nr += 1;
-                    b &= b - 1;
-                }
-            }
+            let (na, nr) = differences(&self.slots[base].pieces, &now, &mut added, &mut removed);
             let (added, removed) = (&added[..na], &removed[..nr]);
-            let views = net.kings.views(pos);
             let old_views = views_of_pieces(net, &self.slots[base].pieces);
             for persp in 0..2 {
                 if views[persp] != old_views[persp] {
                     // The king moved to another bucket or wing: every input of this side changed.
-                    net.refresh_side(&mut self.slots[ply].acc, persp, views[persp], super::white_features(pos));
+                    self.refresh_side(net, ply, persp, views[persp], &now);
                 } else if base == ply {
                     if na + nr > 0 {
                         net.update(&mut self.slots[ply].acc.v[persp], None, persp, views[persp], added, removed);
@@ -112,6 +130,30 @@ impl AccumulatorStack {
         slot.valid = true;
         net.output(&slot.acc, pos.side_to_move(), pos.occupied().count())
     }
+}
+
+/// The White-perspective inputs that `new` has and `old` lacks (into `added`) and the other
+/// way round (into `removed`), for piece bitboards indexed `color * 6 + role`; returns their
+/// counts. The arrays must hold every difference.
+#[inline]
+fn differences(old: &[u64; 12], new: &[u64; 12], added: &mut [usize], removed: &mut [usize]) -> (usize, usize) {
+    let (mut na, mut nr) = (0, 0);
+    for (i, (&old, &new)) in old.iter().zip(new).enumerate() {
+        let (c, r) = (Color::ALL[i / 6], Role::ALL[i % 6]);
+        let mut b = new & !old;
+        while b != 0 {
+            added[na] = feature(Color::White, c, r, b.trailing_zeros() as usize);
+            na += 1;
+            b &= b - 1;
+        }
+        let mut b = old & !new;
+        while b != 0 {
+            removed[nr] = feature(Color::White, c, r, b.trailing_zeros() as usize);
+            nr += 1;
+            b &= b - 1;
+        }
+    }
+    (na, nr)
 }
 
 /// The views of a slot's position, from its king bitboards (a1 for a missing king, as in
