@@ -122,6 +122,10 @@ struct TrainArgs {
     /// Default: the `--init` network's or the checkpoint's, else `none`.
     #[arg(long, value_parser = parse_king_layout)]
     king_buckets: Option<KingLayout>,
+    /// Learning rate of the king buckets' own input rows as a fraction of `--lr` (the shared
+    /// factor and every other weight keep `--lr`); below 1 it keeps buckets from fitting noise.
+    #[arg(long, default_value_t = 1.0)]
+    bucket_lr: f32,
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
@@ -245,6 +249,9 @@ fn fit(a: TrainArgs) -> Result<()> {
     if !((0.0..=1.0).contains(&a.lambda) && a.lr > 0.0 && a.lr.is_finite()) {
         bail!("--lambda must be in 0..=1 and --lr a positive number");
     }
+    if !(a.bucket_lr >= 0.0 && a.bucket_lr.is_finite()) {
+        bail!("--bucket-lr must be a number from 0 up");
+    }
     let val_every = if a.validation.is_some() { 0 } else { a.val_every };
     let (data, mut val, mut bad) =
         train::load(&a.data, a.lambda, val_every).with_context(|| format!("reading {}", a.data.display()))?;
@@ -294,6 +301,7 @@ fn fit(a: TrainArgs) -> Result<()> {
         threads: a.threads,
         seed: a.seed,
         mirror_files: a.mirror_files,
+        bucket_lr: a.bucket_lr,
     };
     let mut trainer = Trainer::new(net);
     // Fine-tuning is judged against where it started, so that loss is reported first.

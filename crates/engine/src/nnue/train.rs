@@ -613,6 +613,10 @@ pub struct TrainConfig {
     /// different half each time): chess without castling is symmetric that way, so this doubles
     /// the examples the data holds.
     pub mirror_files: bool,
+    /// Learning rate of the king buckets' own input rows, as a fraction of the rest's (the
+    /// factor's included): below 1, a bucket departs from the shared rows only as far as many
+    /// positions agree, instead of fitting the few its rows see.
+    pub bucket_lr: f32,
 }
 
 /// Adam state for all weights.
@@ -696,18 +700,20 @@ impl Trainer {
         for batch in idx.chunks(cfg.batch.max(1)) {
             let g = self.gradient(data, batch, salt, cfg.threads);
             loss += g.loss;
-            self.adam(g, lr, batch.len() as f32);
+            self.adam(g, lr, cfg.bucket_lr, batch.len() as f32);
         }
         loss / data.len().max(1) as f64
     }
 
-    fn adam(&mut self, mut g: Grad, lr: f32, n: f32) {
+    /// One Adam step at learning rate `lr` (`lr · bucket_lr` for the king buckets' own rows when
+    /// they are factorised) with the gradient `g` summed over `n` positions.
+    fn adam(&mut self, mut g: Grad, lr: f32, bucket_lr: f32, n: f32) {
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
         self.step += 1;
         let c1 = 1.0 - B1.powi(self.step as i32);
         let c2 = 1.0 - B2.powi(self.step as i32);
-        let step = |w: &mut f32, m: &mut f32, v: &mut f32, g: f32, clip: f32| {
+        let step = |w: &mut f32, m: &mut f32, v: &mut f32, g: f32, clip: f32, lr: f32| {
             let g = g / n;
             *m = B1 * *m + (1.0 - B1) * g;
             *v = B2 * *v + (1.0 - B2) * g * g;
@@ -724,10 +730,12 @@ impl Trainer {
         }
         let grads = g.d.params();
         let clips = [FT_CLIP, FT_CLIP, OUT_CLIP, f32::MAX, FT_CLIP];
+        let bucket_lr = if self.net.ft_f.is_empty() { lr } else { lr * bucket_lr };
+        let lrs = [bucket_lr, lr, lr, lr, lr];
         let (ws, ms, vs) = (self.net.params(), self.m.params(), self.v.params());
-        for ((((w, m), v), g), clip) in ws.into_iter().zip(ms).zip(vs).zip(grads).zip(clips) {
+        for (((((w, m), v), g), clip), lr) in ws.into_iter().zip(ms).zip(vs).zip(grads).zip(clips).zip(lrs) {
             for (((w, m), v), g) in w.iter_mut().zip(m.iter_mut()).zip(v.iter_mut()).zip(g.iter()) {
-                step(w, m, v, *g, clip);
+                step(w, m, v, *g, clip, lr);
             }
         }
     }
@@ -819,6 +827,24 @@ mod tests {
             assert!(analytic.abs() > 1e-6, "{which}/{j}: a weight the positions use");
             assert!((numeric - analytic).abs() < 1e-3 + 0.02 * analytic.abs(), "{which}/{j}: {numeric} vs {analytic}");
         }
+    }
+
+    #[test]
+    fn a_bucket_learning_rate_of_zero_trains_only_the_shared_rows() {
+        let data = tiny_data();
+        let kings = KingLayout::by_name("kings4").unwrap();
+        let cfg =
+            TrainConfig { epochs: 3, batch: 2, lr: 0.01, threads: 1, seed: 1, mirror_files: false, bucket_lr: 0.0 };
+        let mut tr = Trainer::new(FloatNetwork::random_with(cfg.seed, kings));
+        let before = tr.loss(&data, 1);
+        for e in 0..cfg.epochs {
+            tr.epoch(&data, &cfg, cfg.lr, e as u64 + 1);
+        }
+        assert!(tr.net.ft_w.iter().all(|&w| w == 0.0), "the buckets' own rows stay where they started");
+        assert!(tr.loss(&data, 1) < before, "the factor and the rest still learn");
+        let cfg = TrainConfig { bucket_lr: 0.5, ..cfg };
+        tr.epoch(&data, &cfg, cfg.lr, 9);
+        assert!(tr.net.ft_w.iter().any(|&w| w != 0.0));
     }
 
     #[test]
@@ -953,7 +979,8 @@ mod tests {
     #[test]
     fn training_reduces_loss_and_quantised_net_agrees_with_float() {
         let data = tiny_data();
-        let cfg = TrainConfig { epochs: 200, batch: 4, lr: 0.01, threads: 1, seed: 1, mirror_files: false };
+        let cfg =
+            TrainConfig { epochs: 200, batch: 4, lr: 0.01, threads: 1, seed: 1, mirror_files: false, bucket_lr: 1.0 };
         let mut tr = Trainer::new(FloatNetwork::random(cfg.seed));
         let before = tr.loss(&data, 1);
         for e in 0..cfg.epochs {
