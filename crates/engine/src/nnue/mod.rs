@@ -82,8 +82,9 @@ pub struct KingLayout {
     flip: bool,
 }
 
-/// Where a perspective's inputs start and how their squares are mirrored (see [`KingLayout`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Where a perspective's inputs start and how their squares are mirrored (see [`KingLayout`]);
+/// the default is the first block, unmirrored.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct View {
     offset: usize,
     xor: usize,
@@ -326,6 +327,13 @@ impl Network {
         self.kings
     }
 
+    /// Whether where a king stands changes which rows its side uses (king buckets or mirroring);
+    /// without, every view is the plain one and the search can skip looking at the kings.
+    #[inline(always)]
+    pub(crate) fn has_king_views(&self) -> bool {
+        self.kings.flip || self.ft_w.len() > INPUTS
+    }
+
     /// The file bytes of this network: version 2 without king buckets (so older builds read
     /// it), version 3 with them.
     pub fn to_bytes(&self) -> Vec<u8> {
@@ -347,40 +355,38 @@ impl Network {
 
     /// The accumulator of `pos` computed from scratch.
     pub fn refresh(&self, pos: &Position) -> Accumulator {
-        let mut acc = Accumulator { v: [self.ft_b; 2] };
-        for (persp, view) in self.kings.views(pos).into_iter().enumerate() {
-            self.refresh_side(&mut acc, persp, view, white_features(pos));
-        }
-        acc
+        self.accumulate(white_features(pos))
     }
 
     /// The accumulator of a position given by its White-perspective inputs.
-    pub fn accumulate(&self, white_inputs: impl Iterator<Item = usize> + Clone) -> Accumulator {
+    pub fn accumulate(&self, white_inputs: impl Iterator<Item = usize>) -> Accumulator {
+        // A board has at most 64 pieces, so the inputs fit on the stack.
+        let (mut buf, mut n) = ([0usize; 64], 0);
+        for f in white_inputs.take(64) {
+            buf[n] = f;
+            n += 1;
+        }
+        let inputs = &buf[..n];
         let mut acc = Accumulator { v: [self.ft_b; 2] };
-        for (persp, view) in self.kings.views_of(white_inputs.clone()).into_iter().enumerate() {
-            self.refresh_side(&mut acc, persp, view, white_inputs.clone());
+        for (persp, view) in self.kings.views_of(inputs.iter().copied()).into_iter().enumerate() {
+            self.change_side(&mut acc.v[persp], persp, view, inputs, &[]);
         }
         acc
     }
 
-    /// Recomputes perspective `persp` (0 White, 1 Black) of `acc` from scratch, seen through
-    /// `view`, from the White-perspective inputs `white_inputs`.
-    pub fn refresh_side(
-        &self,
-        acc: &mut Accumulator,
-        persp: usize,
-        view: View,
-        white_inputs: impl Iterator<Item = usize>,
-    ) {
+    /// Adds the rows of the White-perspective inputs in `added` to perspective `persp`'s units
+    /// `acc` (0 White, 1 Black) and subtracts those in `removed`, seen through `view`. From the
+    /// biases, adding every input of a position is a refresh of that side.
+    pub fn change_side(&self, acc: &mut [i16; HIDDEN], persp: usize, view: View, added: &[usize], removed: &[usize]) {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: the AVX2 copy needs only AVX2, which the CPU was just seen to have.
-            return unsafe { self.refresh_side_avx2(&mut acc.v[persp], persp, view, white_inputs) };
+            return unsafe { self.change_side_avx2(acc, persp, view, added, removed) };
         }
-        self.refresh_rows(&mut acc.v[persp], persp, view, white_inputs)
+        self.change_rows(acc, persp, view, added, removed)
     }
 
-    /// [`Network::refresh_side`] compiled for AVX2 (a 256-bit add per 16 units instead of SSE2's
+    /// [`Network::change_side`] compiled for AVX2 (a 256-bit add per 16 units instead of SSE2's
     /// 128-bit one, without register spills).
     ///
     /// # Safety
@@ -388,50 +394,48 @@ impl Network {
     /// The CPU must support AVX2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "avx2")]
-    unsafe fn refresh_side_avx2(
+    unsafe fn change_side_avx2(
         &self,
         acc: &mut [i16; HIDDEN],
         persp: usize,
         view: View,
-        white_inputs: impl Iterator<Item = usize>,
+        added: &[usize],
+        removed: &[usize],
     ) {
-        self.refresh_rows(acc, persp, view, white_inputs)
+        self.change_rows(acc, persp, view, added, removed)
     }
 
     #[inline(always)]
-    fn refresh_rows(
-        &self,
-        acc: &mut [i16; HIDDEN],
-        persp: usize,
-        view: View,
-        white_inputs: impl Iterator<Item = usize>,
-    ) {
-        *acc = self.ft_b;
-        for f in white_inputs {
-            add(acc, &self.ft_w[view.row(relative(persp, f))]);
+    fn change_rows(&self, acc: &mut [i16; HIDDEN], persp: usize, view: View, added: &[usize], removed: &[usize]) {
+        for &f in added {
+            let w = &self.ft_w[view.row(relative(persp, f))];
+            acc.iter_mut().zip(w).for_each(|(x, y)| *x = x.wrapping_add(*y));
+        }
+        for &f in removed {
+            let w = &self.ft_w[view.row(relative(persp, f))];
+            acc.iter_mut().zip(w).for_each(|(x, y)| *x = x.wrapping_sub(*y));
         }
     }
 
-    /// Brings perspective `persp` of an accumulator up to date in one pass: `dst` becomes `src`
-    /// (or its own value, when `src` is `None`) plus the rows of the White-perspective inputs in
-    /// `added` and minus those in `removed`, seen through `view`. One pass instead of a copy and
-    /// a pass per input matters at hundreds of units, where each pass moves several KiB.
+    /// Brings an accumulator up to date in one pass: `dst` becomes `src` (or its own value, when
+    /// `src` is `None`) plus the rows of the White-perspective inputs in `added` and minus those
+    /// in `removed`, each perspective seen through its view in `views`. One pass instead of a copy
+    /// and a pass per input matters at hundreds of units, where each pass moves several KiB.
     #[inline]
     pub fn update(
         &self,
-        dst: &mut [i16; HIDDEN],
-        src: Option<&[i16; HIDDEN]>,
-        persp: usize,
-        view: View,
+        dst: &mut Accumulator,
+        src: Option<&Accumulator>,
+        views: [View; 2],
         added: &[usize],
         removed: &[usize],
     ) {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
             // SAFETY: `update_avx2` needs only AVX2, which the CPU was just seen to have.
-            return unsafe { self.update_avx2(dst, src, persp, view, added, removed) };
+            return unsafe { self.update_avx2(dst, src, views, added, removed) };
         }
-        self.update_tiles(dst, src, persp, view, added, removed);
+        self.update_tiles(dst, src, views, added, removed);
     }
 
     /// [`Network::update`] with AVX2: a tile of [`UPDATE_TILE`] units stays in eight 256-bit
@@ -445,41 +449,42 @@ impl Network {
     #[target_feature(enable = "avx2")]
     unsafe fn update_avx2(
         &self,
-        dst: &mut [i16; HIDDEN],
-        src: Option<&[i16; HIDDEN]>,
-        persp: usize,
-        view: View,
+        dst: &mut Accumulator,
+        src: Option<&Accumulator>,
+        views: [View; 2],
         added: &[usize],
         removed: &[usize],
     ) {
         use std::arch::x86_64::*;
         const LANES: usize = 16;
         const REGS: usize = UPDATE_TILE / LANES;
-        let out = dst.as_mut_ptr();
-        let from = src.map_or(out as *const i16, |s| s.as_ptr());
-        let row = |f: usize| self.ft_w[view.row(relative(persp, f))].as_ptr();
-        for k in (0..HIDDEN).step_by(UPDATE_TILE) {
-            // SAFETY (all loads and stores below): k + REGS · LANES ≤ HIDDEN, so every
-            // 16-lane access lies inside a `[i16; HIDDEN]` row; `loadu`/`storeu` need no
-            // alignment. `from` may equal `out` (in place): each tile is read before written.
-            let mut r = [_mm256_setzero_si256(); REGS];
-            for (j, r) in r.iter_mut().enumerate() {
-                *r = unsafe { _mm256_loadu_si256(from.add(k + j * LANES).cast()) };
-            }
-            for &f in added {
-                let w = row(f);
+        for (persp, view) in views.into_iter().enumerate() {
+            let out = dst.v[persp].as_mut_ptr();
+            let from = src.map_or(out as *const i16, |s| s.v[persp].as_ptr());
+            let row = |f: usize| self.ft_w[view.row(relative(persp, f))].as_ptr();
+            for k in (0..HIDDEN).step_by(UPDATE_TILE) {
+                // SAFETY (all loads and stores below): k + REGS · LANES ≤ HIDDEN, so every
+                // 16-lane access lies inside a `[i16; HIDDEN]` row; `loadu`/`storeu` need no
+                // alignment. `from` may equal `out` (in place): each tile is read before written.
+                let mut r = [_mm256_setzero_si256(); REGS];
                 for (j, r) in r.iter_mut().enumerate() {
-                    *r = _mm256_add_epi16(*r, unsafe { _mm256_loadu_si256(w.add(k + j * LANES).cast()) });
+                    *r = unsafe { _mm256_loadu_si256(from.add(k + j * LANES).cast()) };
                 }
-            }
-            for &f in removed {
-                let w = row(f);
-                for (j, r) in r.iter_mut().enumerate() {
-                    *r = _mm256_sub_epi16(*r, unsafe { _mm256_loadu_si256(w.add(k + j * LANES).cast()) });
+                for &f in added {
+                    let w = row(f);
+                    for (j, r) in r.iter_mut().enumerate() {
+                        *r = _mm256_add_epi16(*r, unsafe { _mm256_loadu_si256(w.add(k + j * LANES).cast()) });
+                    }
                 }
-            }
-            for (j, r) in r.iter().enumerate() {
-                unsafe { _mm256_storeu_si256(out.add(k + j * LANES).cast(), *r) };
+                for &f in removed {
+                    let w = row(f);
+                    for (j, r) in r.iter_mut().enumerate() {
+                        *r = _mm256_sub_epi16(*r, unsafe { _mm256_loadu_si256(w.add(k + j * LANES).cast()) });
+                    }
+                }
+                for (j, r) in r.iter().enumerate() {
+                    unsafe { _mm256_storeu_si256(out.add(k + j * LANES).cast(), *r) };
+                }
             }
         }
     }
@@ -487,24 +492,26 @@ impl Network {
     #[inline(always)]
     fn update_tiles(
         &self,
-        out: &mut [i16; HIDDEN],
-        src: Option<&[i16; HIDDEN]>,
-        persp: usize,
-        view: View,
+        dst: &mut Accumulator,
+        src: Option<&Accumulator>,
+        views: [View; 2],
         added: &[usize],
         removed: &[usize],
     ) {
-        let row = |f: usize| &self.ft_w[view.row(relative(persp, f))];
-        for k in (0..HIDDEN).step_by(UPDATE_TILE) {
-            let from = src.unwrap_or(&*out);
-            let mut tile: [i16; UPDATE_TILE] = from[k..k + UPDATE_TILE].try_into().expect("tile");
-            for &f in added {
-                tile.iter_mut().zip(&row(f)[k..]).for_each(|(x, w)| *x = x.wrapping_add(*w));
+        for (persp, view) in views.into_iter().enumerate() {
+            let row = |f: usize| &self.ft_w[view.row(relative(persp, f))];
+            let out = &mut dst.v[persp];
+            for k in (0..HIDDEN).step_by(UPDATE_TILE) {
+                let from = src.map_or(&*out, |s| &s.v[persp]);
+                let mut tile: [i16; UPDATE_TILE] = from[k..k + UPDATE_TILE].try_into().expect("tile");
+                for &f in added {
+                    tile.iter_mut().zip(&row(f)[k..]).for_each(|(x, w)| *x = x.wrapping_add(*w));
+                }
+                for &f in removed {
+                    tile.iter_mut().zip(&row(f)[k..]).for_each(|(x, w)| *x = x.wrapping_sub(*w));
+                }
+                out[k..k + UPDATE_TILE].copy_from_slice(&tile);
             }
-            for &f in removed {
-                tile.iter_mut().zip(&row(f)[k..]).for_each(|(x, w)| *x = x.wrapping_sub(*w));
-            }
-            out[k..k + UPDATE_TILE].copy_from_slice(&tile);
         }
     }
 
@@ -529,11 +536,6 @@ impl Network {
 /// sixteen registers.
 const UPDATE_TILE: usize = 128;
 const _: () = assert!(HIDDEN.is_multiple_of(UPDATE_TILE));
-
-#[inline(always)]
-fn add(a: &mut [i16; HIDDEN], w: &[i16; HIDDEN]) {
-    a.iter_mut().zip(w).for_each(|(x, y)| *x = x.wrapping_add(*y));
-}
 
 /// Σ clamp(x, 0, QA)² · w, on the fastest kernel this CPU has; every kernel gives the same
 /// result.
@@ -701,17 +703,16 @@ mod tests {
             let bucketed = train::FloatNetwork::random_with(5, KingLayout::by_name("mirror4").unwrap()).quantise();
             for net in [(*Network::builtin()).clone(), bucketed] {
                 let mut s = 0x1234_5678_9abc_def1;
-                for round in 0..100 {
+                for _ in 0..100 {
                     let feats: Vec<usize> = (0..32).map(|_| (xorshift(&mut s) % INPUTS as u64) as usize).collect();
                     let views = net.kings.views_of(feats.iter().copied());
-                    let persp = round % 2;
-                    let view = views[persp];
-                    let mut fast = [0i16; HIDDEN];
-                    // SAFETY: AVX2 was detected just above.
-                    unsafe { net.refresh_side_avx2(&mut fast, persp, view, feats.iter().copied()) };
-                    let mut slow = [0i16; HIDDEN];
-                    net.refresh_rows(&mut slow, persp, view, feats.iter().copied());
-                    assert_eq!(fast, slow);
+                    let (mut fast, mut slow) = (Accumulator { v: [net.ft_b; 2] }, Accumulator { v: [net.ft_b; 2] });
+                    for (persp, view) in views.into_iter().enumerate() {
+                        // SAFETY: AVX2 was detected just above.
+                        unsafe { net.change_side_avx2(&mut fast.v[persp], persp, view, &feats, &feats[..3]) };
+                        net.change_rows(&mut slow.v[persp], persp, view, &feats, &feats[..3]);
+                    }
+                    assert_eq!(fast.v, slow.v);
                     // Random additions and removals, far more at once than a search makes, into a
                     // separate accumulator and in place.
                     let list = |s: &mut u64| -> Vec<usize> {
@@ -719,27 +720,30 @@ mod tests {
                     };
                     for _ in 0..16 {
                         let (added, removed) = (list(&mut s), list(&mut s));
-                        let (mut fast_into, mut slow_into) = ([7i16; HIDDEN], [0i16; HIDDEN]);
+                        let (mut fast_into, mut slow_into) =
+                            (Accumulator { v: [[7; HIDDEN]; 2] }, Accumulator { v: [[0; HIDDEN]; 2] });
                         // SAFETY: AVX2 was detected just above.
-                        unsafe { net.update_avx2(&mut fast_into, Some(&fast), persp, view, &added, &removed) };
-                        net.update_tiles(&mut slow_into, Some(&slow), persp, view, &added, &removed);
+                        unsafe { net.update_avx2(&mut fast_into, Some(&fast), views, &added, &removed) };
+                        net.update_tiles(&mut slow_into, Some(&slow), views, &added, &removed);
                         // SAFETY: as above.
-                        unsafe { net.update_avx2(&mut fast, None, persp, view, &added, &removed) };
-                        net.update_tiles(&mut slow, None, persp, view, &added, &removed);
-                        assert_eq!(fast, slow);
-                        assert_eq!(fast_into, fast);
-                        assert_eq!(slow_into, slow);
+                        unsafe { net.update_avx2(&mut fast, None, views, &added, &removed) };
+                        net.update_tiles(&mut slow, None, views, &added, &removed);
+                        assert_eq!(fast.v, slow.v);
+                        assert_eq!(fast_into.v, fast.v);
+                        assert_eq!(slow_into.v, slow.v);
                     }
                     // And the result is the accumulator of the inputs left (seen the same way).
                     let mut left = feats.clone();
                     let (added, removed) = (list(&mut s), left.split_off(left.len() / 2));
                     left.extend(&added);
-                    let mut from_feats = [0i16; HIDDEN];
-                    net.refresh_rows(&mut from_feats, persp, view, feats.iter().copied());
-                    net.update(&mut from_feats, None, persp, view, &added, &removed);
-                    let mut want = [0i16; HIDDEN];
-                    net.refresh_rows(&mut want, persp, view, left.into_iter());
-                    assert_eq!(from_feats, want);
+                    let mut from_feats = Accumulator { v: [net.ft_b; 2] };
+                    let mut want = Accumulator { v: [net.ft_b; 2] };
+                    for (persp, view) in views.into_iter().enumerate() {
+                        net.change_rows(&mut from_feats.v[persp], persp, view, &feats, &[]);
+                        net.change_rows(&mut want.v[persp], persp, view, &left, &[]);
+                    }
+                    net.update(&mut from_feats, None, views, &added, &removed);
+                    assert_eq!(from_feats.v, want.v);
                 }
             }
         }

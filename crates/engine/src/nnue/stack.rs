@@ -4,9 +4,9 @@
 //! brought up from whichever of its own slot or its parent's slot differs in fewer
 //! squares (or, when both differ too much, the closest slot below them), by adding and
 //! removing exactly the pieces that differ, so the result is exact whatever that slot
-//! last held. Too many differences everywhere, or a king that moves to another king
-//! bucket (see [`super::KingLayout`]), mean a refresh, which starts from the last
-//! accumulator computed for that perspective and bucket (a per-bucket cache).
+//! last held. Too many differences everywhere mean a refresh. With king buckets (see
+//! [`super::KingLayout`]), a refresh, or a king that moves to another bucket, starts instead
+//! from the last accumulator computed for that perspective and bucket (a per-bucket cache).
 
 use super::{feature, Accumulator, Network, View, HIDDEN};
 use bastion_core::{Color, Position, Role};
@@ -64,7 +64,7 @@ impl AccumulatorStack {
         // At most 32 pieces leave and 32 arrive.
         let (mut added, mut removed) = ([0; 32], [0; 32]);
         let (na, nr) = differences(&entry.pieces, now, &mut added, &mut removed);
-        net.update(acc, None, persp, view, &added[..na], &removed[..nr]);
+        net.change_side(acc, persp, view, &added[..na], &removed[..nr]);
         entry.pieces = *now;
         self.slots[ply].acc.v[persp] = *acc;
     }
@@ -99,8 +99,11 @@ impl AccumulatorStack {
                 }
             }
         }
-        let views = net.kings.views(pos);
-        if fewest > MAX_UPDATES {
+        let plain = View::default();
+        let views = if net.has_king_views() { net.kings.views(pos) } else { [plain; 2] };
+        if fewest > MAX_UPDATES && !net.has_king_views() {
+            self.slots[ply].acc = net.refresh(pos);
+        } else if fewest > MAX_UPDATES {
             for (persp, view) in views.into_iter().enumerate() {
                 self.refresh_side(net, ply, persp, view, &now);
             }
@@ -109,19 +112,22 @@ impl AccumulatorStack {
             let (mut added, mut removed) = ([0; MAX_UPDATES as usize], [0; MAX_UPDATES as usize]);
             let (na, nr) = differences(&self.slots[base].pieces, &now, &mut added, &mut removed);
             let (added, removed) = (&added[..na], &removed[..nr]);
-            let old_views = views_of_pieces(net, &self.slots[base].pieces);
-            for persp in 0..2 {
-                if views[persp] != old_views[persp] {
-                    // The king moved to another bucket or wing: every input of this side changed.
-                    self.refresh_side(net, ply, persp, views[persp], &now);
-                } else if base == ply {
-                    if na + nr > 0 {
-                        net.update(&mut self.slots[ply].acc.v[persp], None, persp, views[persp], added, removed);
+            if base == ply {
+                if na + nr > 0 {
+                    net.update(&mut self.slots[ply].acc, None, views, added, removed);
+                }
+            } else {
+                let (below, from_ply) = self.slots.split_at_mut(ply);
+                net.update(&mut from_ply[0].acc, Some(&below[base].acc), views, added, removed);
+            }
+            // A king that moved to another bucket or wing changed every input of its side: that
+            // side's update above was wasted, and it is redone from the cache. This is rare.
+            if net.has_king_views() {
+                let old_views = views_of_pieces(net, &self.slots[base].pieces);
+                for persp in 0..2 {
+                    if views[persp] != old_views[persp] {
+                        self.refresh_side(net, ply, persp, views[persp], &now);
                     }
-                } else {
-                    let (below, from_ply) = self.slots.split_at_mut(ply);
-                    let src = &below[base].acc.v[persp];
-                    net.update(&mut from_ply[0].acc.v[persp], Some(src), persp, views[persp], added, removed);
                 }
             }
         }
