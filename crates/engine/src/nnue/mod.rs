@@ -161,13 +161,19 @@ impl KingLayout {
                 kings[side] = rest % 64;
             }
         }
-        [self.view(Color::White, kings[0]), self.view(Color::Black, kings[1])]
+        self.views_for(kings)
     }
 
     /// Both perspectives' views in `pos`.
     pub fn views(&self, pos: &Position) -> [View; 2] {
         let king = |c: Color| pos.pieces(c, Role::King).into_iter().next().map_or(0, |sq| sq.index());
-        [self.view(Color::White, king(Color::White)), self.view(Color::Black, king(Color::Black))]
+        self.views_for([king(Color::White), king(Color::Black)])
+    }
+
+    /// Both perspectives' views with White's king on `kings[0]` and Black's on `kings[1]`.
+    #[inline(always)]
+    pub fn views_for(&self, kings: [usize; 2]) -> [View; 2] {
+        [self.view(Color::White, kings[0]), self.view(Color::Black, kings[1])]
     }
 
     fn to_bytes(self) -> [u8; 68] {
@@ -339,10 +345,10 @@ impl Network {
     pub fn to_bytes(&self) -> Vec<u8> {
         let rows = self.ft_w.len();
         let mut out = Vec::with_capacity(16 + 68 + 2 * (rows + 1 + 2 * BUCKETS) * HIDDEN + 4 * BUCKETS);
-        out.extend_from_slice(if self.kings == KingLayout::NONE { MAGIC } else { MAGIC_KINGS });
+        out.extend_from_slice(if self.has_king_views() { MAGIC_KINGS } else { MAGIC });
         out.extend_from_slice(&(INPUTS as u32).to_le_bytes());
         out.extend_from_slice(&(HIDDEN as u32).to_le_bytes());
-        if self.kings != KingLayout::NONE {
+        if self.has_king_views() {
             out.extend_from_slice(&self.kings.to_bytes());
         }
         let rows = self.ft_w.iter().chain(std::iter::once(&self.ft_b)).chain(self.out_w.iter().flatten());

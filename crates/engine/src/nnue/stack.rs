@@ -99,9 +99,10 @@ impl AccumulatorStack {
                 }
             }
         }
-        let plain = View::default();
-        let views = if net.has_king_views() { net.kings.views(pos) } else { [plain; 2] };
-        if fewest > MAX_UPDATES && !net.has_king_views() {
+        // Without king buckets every view is the plain one, and the kings need no look.
+        let bucketed = net.has_king_views();
+        let views = if bucketed { net.kings.views_for(king_squares(&now)) } else { [View::default(); 2] };
+        if fewest > MAX_UPDATES && !bucketed {
             self.slots[ply].acc = net.refresh(pos);
         } else if fewest > MAX_UPDATES {
             for (persp, view) in views.into_iter().enumerate() {
@@ -122,8 +123,8 @@ impl AccumulatorStack {
             }
             // A king that moved to another bucket or wing changed every input of its side: that
             // side's update above was wasted, and it is redone from the cache. This is rare.
-            if net.has_king_views() {
-                let old_views = views_of_pieces(net, &self.slots[base].pieces);
+            if bucketed {
+                let old_views = net.kings.views_for(king_squares(&self.slots[base].pieces));
                 for persp in 0..2 {
                     if views[persp] != old_views[persp] {
                         self.refresh_side(net, ply, persp, views[persp], &now);
@@ -162,19 +163,11 @@ fn differences(old: &[u64; 12], new: &[u64; 12], added: &mut [usize], removed: &
     (na, nr)
 }
 
-/// The views of a slot's position, from its king bitboards (a1 for a missing king, as in
-/// [`super::KingLayout::views_of`]).
+/// The squares of White's and Black's kings in piece bitboards indexed `color * 6 + role` (a1
+/// for a missing king, as in [`super::KingLayout::views_of`]).
 #[inline]
-fn views_of_pieces(net: &Network, pieces: &[u64; 12]) -> [super::View; 2] {
-    let king = |c: Color| {
-        let b = pieces[c.index() * 6 + Role::King.index()];
-        if b == 0 {
-            0
-        } else {
-            b.trailing_zeros() as usize
-        }
-    };
-    [net.kings.view(Color::White, king(Color::White)), net.kings.view(Color::Black, king(Color::Black))]
+fn king_squares(pieces: &[u64; 12]) -> [usize; 2] {
+    Color::ALL.map(|c| (pieces[c.index() * 6 + Role::King.index()].trailing_zeros() % 64) as usize)
 }
 
 #[cfg(test)]

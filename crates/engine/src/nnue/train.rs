@@ -355,19 +355,14 @@ impl FloatNetwork {
         for block in ft_w.chunks_exact_mut(INPUTS * HIDDEN) {
             add_row(block, &self.ft_f);
         }
-        std::borrow::Cow::Owned(FloatNetwork { ft_w, ft_f: vec![], ..self.clone_without_inputs() })
-    }
-
-    /// A copy of everything but the input rows (left empty).
-    fn clone_without_inputs(&self) -> FloatNetwork {
-        FloatNetwork {
+        std::borrow::Cow::Owned(FloatNetwork {
             kings: self.kings,
-            ft_w: vec![],
+            ft_w,
             ft_f: vec![],
             ft_b: self.ft_b.clone(),
             out_w: self.out_w.clone(),
             out_b: self.out_b.clone(),
-        }
+        })
     }
 
     /// Gives every dead hidden unit (all its weights zero, as the units a narrower network
@@ -411,10 +406,11 @@ impl FloatNetwork {
         [&mut self.ft_w, &mut self.ft_b, &mut self.out_w, &mut self.out_b, &mut self.ft_f]
     }
 
-    /// Forward pass for one position: fills `acc` (both perspectives, side to move first)
-    /// and returns the output in units of `SCALE` centipawns. The output bucket is the
-    /// number of inputs (pieces).
+    /// Forward pass for one position on a network without a factor (plain, or
+    /// [`FloatNetwork::merged`]): fills `acc` (both perspectives, side to move first) and returns
+    /// the output in units of `SCALE` centipawns. The output bucket is the number of inputs (pieces).
     fn forward(&self, inputs: &[u16], white: bool, acc: &mut [f32]) -> f32 {
+        debug_assert!(self.ft_f.is_empty(), "forward needs the merged network");
         let (us, them) = acc.split_at_mut(HIDDEN);
         us.copy_from_slice(&self.ft_b);
         them.copy_from_slice(&self.ft_b);
@@ -424,11 +420,6 @@ impl FloatNetwork {
             let (fu, ft) = (views[pu].row(relative(pu, f as usize)), views[pt].row(relative(pt, f as usize)));
             add_row(us, &self.ft_w[fu * HIDDEN..(fu + 1) * HIDDEN]);
             add_row(them, &self.ft_w[ft * HIDDEN..(ft + 1) * HIDDEN]);
-            if !self.ft_f.is_empty() {
-                let (fu, ft) = (fu % INPUTS, ft % INPUTS);
-                add_row(us, &self.ft_f[fu * HIDDEN..(fu + 1) * HIDDEN]);
-                add_row(them, &self.ft_f[ft * HIDDEN..(ft + 1) * HIDDEN]);
-            }
         }
         let b = bucket(inputs.len() as u32);
         let mut y = self.out_b[b];
