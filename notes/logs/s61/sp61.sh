@@ -1,5 +1,5 @@
 # Session 61 (rule61.md): a candidate network (CAND, a file in DIR) against V49 in self-play, both
-# on the same PGO build of this session's commit, 3+0.03, 1 thread each, two games at a time, the first
+# on the same PGO build of bc48f6d (main at the session's start), 3+0.03, 1 thread each, two games at a time, the first
 # 150 openings of openings.epd (1–150) with both colours, 300 games, no early stop.
 #   DIR=/work/data/s61 B=bastion-s61-pgo CAND=Kp60.nnue TAG=Kp60 bash notes/logs/s61/sp61.sh
 set -eu
