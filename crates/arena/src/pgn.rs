@@ -1,7 +1,9 @@
 //! PGN games: reading (with the `pgn-reader` crate, moves checked by our
-//! core) and writing (headers, SAN moves, comments, result).
+//! core) and writing (headers, SAN moves, comments, result). Bastion's one
+//! PGN reader and writer: the match runner, opening sets, book building and
+//! the web app's import and export all use it.
 
-use bastion_core::{Color, Move, Position};
+use bastion_core::{Color, Game, Move, Position};
 use pgn_reader::{BufferedReader, RawComment, RawHeader, SanPlus, Skip, Visitor};
 use std::io::Read;
 
@@ -49,6 +51,26 @@ impl PgnGame {
         }
     }
 
+    /// The main line of `game` with no headers; the result is the game's outcome
+    /// by the rules (without draw claims), `*` while it is not over.
+    pub fn from_game(game: &Game) -> PgnGame {
+        let mut g = PgnGame::new(game.start().clone());
+        g.moves = game.moves().to_vec();
+        g.comments = vec![String::new(); g.moves.len()];
+        g.result = game.outcome(false).map_or("*", |o| o.result()).to_string();
+        g
+    }
+
+    /// The main line (moves up to any error) replayed as a [`Game`], with its
+    /// repetition history.
+    pub fn to_game(&self) -> Game {
+        let mut game = Game::new(self.start.clone());
+        for &m in &self.moves {
+            game.make(m);
+        }
+        game
+    }
+
     /// The winner by the result string: `Some(Some(c))` for a win, `Some(None)`
     /// for a draw, `None` for an unfinished or unknown result.
     pub fn winner(&self) -> Option<Option<Color>> {
@@ -62,7 +84,8 @@ impl PgnGame {
 
     /// The game in PGN: the Seven Tag Roster first (in its order), other
     /// headers after, `SetUp`/`FEN` when the start is not the usual one,
-    /// moves in SAN with `{comments}`, lines of at most 80 characters.
+    /// moves in SAN with `{comments}`, lines of at most 80 characters (a move
+    /// number stays on the line of its move).
     pub fn to_pgn(&self) -> String {
         const ROSTER: [&str; 7] = ["Event", "Site", "Date", "Round", "White", "Black", "Result"];
         let mut out = String::new();
@@ -88,12 +111,14 @@ impl PgnGame {
         let mut tokens = Vec::new();
         let mut pos = self.start.clone();
         for (i, &m) in self.moves.iter().enumerate() {
-            if pos.side_to_move() == Color::White {
-                tokens.push(format!("{}.", pos.fullmove_number()));
+            let san = pos.san(m);
+            tokens.push(if pos.side_to_move() == Color::White {
+                format!("{}. {san}", pos.fullmove_number())
             } else if i == 0 {
-                tokens.push(format!("{}...", pos.fullmove_number()));
-            }
-            tokens.push(pos.san(m));
+                format!("{}... {san}", pos.fullmove_number())
+            } else {
+                san
+            });
             if let Some(c) = self.comments.get(i).filter(|c| !c.is_empty()) {
                 // Braces cannot be escaped inside PGN comments.
                 tokens.push(format!("{{{}}}", c.replace(['{', '}'], "")));
@@ -119,8 +144,9 @@ impl PgnGame {
     }
 }
 
+/// A tag value as PGN writes it: `\\` and `\"` escaped, on one line.
 fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('"', "\\\"")
+    s.replace('\\', "\\\\").replace('"', "\\\"").replace(['\n', '\r'], " ")
 }
 
 /// Collects one game's main line with our own move legality checks.
@@ -174,7 +200,7 @@ impl Visitor for Collector {
                 self.game.comments.push(String::new());
             }
             Err(e) => {
-                self.game.error = Some(format!("move {} ({text}): {e}", self.game.moves.len() / 2 + 1));
+                self.game.error = Some(format!("move {} ({text}): {e}", self.pos.fullmove_number()));
             }
         }
     }
@@ -228,6 +254,16 @@ pub fn read_games(reader: impl Read) -> std::io::Result<Vec<PgnGame>> {
         true
     })?;
     Ok(out)
+}
+
+/// The first game of a PGN stream, `None` when it holds none.
+pub fn read_first_game(reader: impl Read) -> std::io::Result<Option<PgnGame>> {
+    let mut first = None;
+    for_each_game(reader, |g| {
+        first = Some(g);
+        false
+    })?;
+    Ok(first)
 }
 
 /// Streams the games of a PGN source to `f` without holding them all;
@@ -297,5 +333,50 @@ mod tests {
         assert_eq!(back[0].header("Termination"), Some("adjudication"));
         // A standard start writes no FEN.
         assert!(!games[0].to_pgn().contains("FEN"));
+    }
+
+    #[test]
+    fn games_convert_both_ways() {
+        let mut game = Game::new(Position::startpos());
+        for san in ["f3", "e5", "g4", "Qh4#"] {
+            let m = game.position().parse_san(san).unwrap();
+            game.make(m);
+        }
+        let mut g = PgnGame::from_game(&game);
+        assert_eq!(g.result, "0-1");
+        g.set_header("White", "Alice \"A\"\nand Bob");
+        let text = g.to_pgn();
+        assert!(text.contains("[White \"Alice \\\"A\\\" and Bob\"]"), "{text}");
+        assert!(text.contains("1. f3 e5 2. g4 Qh4# 0-1"), "{text}");
+        let back = read_first_game(text.as_bytes()).unwrap().unwrap();
+        assert_eq!(back.to_game().moves(), game.moves());
+        assert_eq!(back.header("White"), Some("Alice \"A\" and Bob"));
+        assert!(read_first_game("".as_bytes()).unwrap().is_none());
+    }
+
+    #[test]
+    fn move_numbers_stay_with_their_moves() {
+        let mut g = PgnGame::new(Position::startpos());
+        let mut pos = Position::startpos();
+        for _ in 0..20 {
+            for san in ["Nf3", "Nf6", "Ng1", "Ng8"] {
+                let m = pos.parse_san(san).unwrap();
+                g.moves.push(m);
+                pos = pos.play(m);
+            }
+        }
+        let text = g.to_pgn();
+        for line in text.lines().filter(|l| !l.starts_with('[') && !l.is_empty()) {
+            assert!(line.len() <= 80, "{line}");
+            assert!(!line.ends_with('.'), "{line}");
+        }
+    }
+
+    #[test]
+    fn errors_name_the_move_number_of_the_position() {
+        let games =
+            read_games("[FEN \"4k3/8/8/8/8/8/4P3/4K3 b - - 0 30\"]\n\n30... Kd7 31. Kf2 Qd4 *".as_bytes()).unwrap();
+        assert_eq!(games[0].moves.len(), 2);
+        assert!(games[0].error.as_deref().unwrap().starts_with("move 31 (Qd4)"), "{:?}", games[0].error);
     }
 }

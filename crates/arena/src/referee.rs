@@ -5,8 +5,9 @@
 use crate::book::PolyglotBook;
 use crate::openings::Opening;
 use crate::pgn::PgnGame;
-use bastion_core::{Color, Game, Move, Position, Termination};
-use bastion_uci::{Engine, EngineBuilder, GoParams, Score, SearchResult, StderrMode, UciError};
+use bastion_core::rng::Rng;
+use bastion_core::{Color, Game, Move, Position, Score, TablebaseProbe, Termination};
+use bastion_uci_client::{Engine, EngineBuilder, GoParams, SearchResult, StderrMode, UciError};
 use std::fmt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -89,18 +90,6 @@ impl fmt::Display for TimeControl {
     }
 }
 
-/// A tablebase that can tell the result of positions with few pieces.
-/// The referee calls it to adjudicate; implement it over Syzygy (or any
-/// other source) outside this crate.
-pub trait TablebaseProbe: Send + Sync {
-    /// The largest number of pieces (kings included) it covers.
-    fn max_pieces(&self) -> u32;
-    /// The game-theoretic result for the side to move: `Some(1)` win,
-    /// `Some(0)` draw (cursed wins and blessed losses count as draws under
-    /// the 50-move rule), `Some(-1)` loss; `None` if it cannot tell.
-    fn probe_wdl(&self, pos: &Position) -> Option<i8>;
-}
-
 /// "Both engines agree the game is decided": after both sides reported,
 /// for `moves` consecutive moves each, a score of at least `score_cp` for
 /// the same side, that side wins.
@@ -133,7 +122,8 @@ pub struct Adjudication {
     pub draw: Option<DrawRule>,
     /// Draw after this many full moves (a safety net for endless games).
     pub max_moves: Option<u32>,
-    /// Tablebase adjudication.
+    /// Tablebase adjudication: a position the tables cover ends the game with their
+    /// result under the 50-move rule (cursed wins and blessed losses are draws).
     pub tablebase: Option<Arc<dyn TablebaseProbe>>,
 }
 
@@ -398,7 +388,7 @@ pub struct Player {
     pub config: EngineConfig,
     engine: Option<Engine>,
     book: Option<PolyglotBook>,
-    rng: u64,
+    rng: Rng,
 }
 
 impl Player {
@@ -409,7 +399,7 @@ impl Player {
             std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64);
         static PLAYERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let n = PLAYERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let rng = (nanos ^ (u64::from(std::process::id()) << 32) ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15)) | 1;
+        let rng = Rng::new(nanos ^ (u64::from(std::process::id()) << 32) ^ n.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         Player { config, engine: None, book: None, rng }
     }
 
@@ -430,11 +420,7 @@ impl Player {
             return None;
         }
         let book = self.book.as_ref()?;
-        // xorshift64*
-        self.rng ^= self.rng >> 12;
-        self.rng ^= self.rng << 25;
-        self.rng ^= self.rng >> 27;
-        book.pick_weighted(pos, self.rng.wrapping_mul(0x2545_F491_4F6C_DD1D))
+        book.pick_weighted(pos, self.rng.next_u64())
     }
 
     /// The running engine, starting it if needed.
@@ -633,7 +619,7 @@ fn adjudicate(
     if let Some(tb) = &rules.tablebase {
         if pos.occupied().count() <= tb.max_pieces() && pos.castling().is_empty() {
             if let Some(wdl) = tb.probe_wdl(pos) {
-                let winner = match wdl.signum() {
+                let winner = match wdl.result() {
                     1 => Some(pos.side_to_move()),
                     -1 => Some(!pos.side_to_move()),
                     _ => None,
@@ -701,6 +687,7 @@ fn finish(mut record: GameRecord, winner: Option<Color>, end: GameEnd) -> GameRe
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bastion_core::Wdl;
 
     #[test]
     fn parses_time_controls() {
@@ -784,14 +771,28 @@ mod tests {
         fn max_pieces(&self) -> u32 {
             3
         }
-        fn probe_wdl(&self, pos: &Position) -> Option<i8> {
+        fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
             // A stand-in that "knows" one position.
-            (pos.epd() == "4k3/8/4K3/4P3/8/8/8/8 w - -").then_some(1)
+            (pos.epd() == "4k3/8/4K3/4P3/8/8/8/8 w - -").then_some(Wdl::Win)
+        }
+    }
+
+    /// Says every position is a cursed win for the side to move.
+    struct AllCursed;
+    impl TablebaseProbe for AllCursed {
+        fn max_pieces(&self) -> u32 {
+            3
+        }
+        fn probe_wdl(&self, _pos: &Position) -> Option<Wdl> {
+            Some(Wdl::CursedWin)
         }
     }
 
     #[test]
     fn tablebase_hook_adjudicates() {
+        let cursed = Adjudication { tablebase: Some(Arc::new(AllCursed)), ..Adjudication::default() };
+        let g = game_from("4k3/8/4K3/4P3/8/8/8/8 w - - 0 1", &[]);
+        assert_eq!(adjudicate(&g, &[], 0, &cursed), Some((None, GameEnd::TablebaseAdjudication)));
         let rules = Adjudication { tablebase: Some(Arc::new(KnowsKpk)), ..Adjudication::default() };
         let g = game_from("4k3/8/4K3/4P3/8/8/8/8 w - - 0 1", &[]);
         assert_eq!(adjudicate(&g, &[], 0, &rules), Some((Some(Color::White), GameEnd::TablebaseAdjudication)));

@@ -11,8 +11,8 @@
 
 use crate::referee::EngineConfig;
 use bastion_core::epd::Epd;
-use bastion_core::Move;
-use bastion_uci::{Engine, GoParams, Score, SearchControl};
+use bastion_core::{Move, Score};
+use bastion_uci_client::{Engine, GoParams, SearchControl};
 use serde::Serialize;
 use std::time::{Duration, Instant};
 
@@ -160,13 +160,6 @@ impl SuiteReport {
             }
         }
         s
-    }
-}
-
-fn score_text(s: Score) -> String {
-    match s {
-        Score::Cp(c) => format!("{:+.2}", f64::from(c) / 100.0),
-        Score::Mate(n) => format!("#{n}"),
     }
 }
 
@@ -323,7 +316,7 @@ fn search_position(
     let best = result.best_move().and_then(|b| pos.parse_uci(b).ok());
     let score = result.score().or(last_score);
     r.found = best.map(|m| pos.san(m));
-    r.score = score.map(score_text);
+    r.score = score.map(|s| s.to_string());
     r.depth = result.depth();
     r.solved = criteria.is_solved(best, score);
     if r.solved {

@@ -6,7 +6,10 @@ use bastion_arena::suite::{run_suite, SuiteConfig};
 use bastion_core::epd::Epd;
 use std::time::Duration;
 
-const ENGINE: &str = env!("CARGO_BIN_EXE_arena_test_engine");
+/// The fake engine playing legal chess with `flags`.
+fn fake(flags: &str) -> String {
+    format!("{} {flags}", bastion_test_engine::command())
+}
 
 fn suite(name: &str) -> Vec<Epd> {
     let path = format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -32,7 +35,7 @@ fn config(command: String, times_ms: &[u64]) -> SuiteConfig {
 #[test]
 fn solved_counts_times_and_failures() {
     let entries = suite("suite.epd");
-    let cfg = config(format!("{ENGINE} --mode greedy --think-ms 150"), &[2000, 50]);
+    let cfg = config(fake("--play greedy --think-ms 150"), &[2000, 50]);
     let mut seen = Vec::new();
     let report = run_suite(&entries, &cfg, &|| false, |r| seen.push(r.index)).unwrap();
     assert_eq!(seen, vec![1, 2, 3, 4]);
@@ -60,7 +63,7 @@ fn solved_counts_times_and_failures() {
 #[test]
 fn engine_failure_is_reported_and_the_engine_restarted() {
     let entries = suite("suite.epd");
-    let cfg = config(format!("{ENGINE} --mode greedy --crash-after 1"), &[300]);
+    let cfg = config(fake("--play greedy --crash-after 1"), &[300]);
     let report = run_suite(&entries[..3], &cfg, &|| false, |_| {}).unwrap();
     assert!(report.results[0].solved);
     assert!(report.results[1].error.is_some(), "{:?}", report.results[1]);

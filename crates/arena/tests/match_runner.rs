@@ -1,4 +1,5 @@
-//! The match runner and referee against the scripted `arena_test_engine`:
+//! The match runner and referee against the fake engine (`bastion-test-engine`
+//! playing legal chess):
 //! real processes, real UCI, every fault path.
 
 use bastion_arena::book::{polyglot_key, LearnParams, PolyglotBook};
@@ -15,10 +16,11 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
 
-const ENGINE: &str = env!("CARGO_BIN_EXE_arena_test_engine");
-
+/// The fake engine as a random mover named `name`; `flags` may change that
+/// (a later flag overrides an earlier one).
 fn engine(name: &str, flags: &str) -> EngineConfig {
-    EngineConfig { name: name.into(), command: format!("{ENGINE} --name {name} {flags}"), ..EngineConfig::default() }
+    let command = format!("{} --play random --name {name} {flags}", bastion_test_engine::command());
+    EngineConfig { name: name.into(), command, ..EngineConfig::default() }
 }
 
 fn fast_referee() -> RefereeConfig {
@@ -65,7 +67,7 @@ fn no_stop() -> Arc<AtomicBool> {
 #[test]
 fn stronger_engine_wins_and_pgn_is_complete() {
     let out = temp("strong.pgn");
-    let mut cfg = config(engine("Greedy", "--mode greedy --seed 7"), engine("Random", "--mode random --seed 9"), 12);
+    let mut cfg = config(engine("Greedy", "--play greedy --seed 7"), engine("Random", "--play random --seed 9"), 12);
     cfg.pgn_out = Some(out.clone());
     let mut seen = 0;
     let report = run_match(&cfg, no_stop(), |_, r| {
@@ -288,7 +290,7 @@ fn interrupt_flag_stops_without_writing_partial_games() {
 #[test]
 fn match_learns_a_book_for_one_engine() {
     let book_path = temp("learn.bin");
-    let mut cfg = config(engine("Learner", "--mode greedy --seed 21"), engine("Other", "--seed 22"), 4);
+    let mut cfg = config(engine("Learner", "--play greedy --seed 21"), engine("Other", "--seed 22"), 4);
     cfg.openings = vec![Opening::startpos()];
     let params = LearnParams { max_ply: 8, ..LearnParams::default() };
     cfg.learning = Some(BookLearning { path: book_path.clone(), learner: 0, params });

@@ -4,11 +4,8 @@
 //! piece's attacks, and looks for a discovered check only when the moved piece
 //! really shielded the enemy king.
 
-use crate::attacks;
 use crate::bitboard::Bitboard;
 use crate::piece::Role;
-use crate::position::Position;
-use crate::square::Square;
 
 /// Check squares and discovered-check candidates of one position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -22,6 +19,12 @@ pub struct CheckInfo {
 }
 
 impl CheckInfo {
+    /// Check info from its parts (see [`crate::Position::check_info`]).
+    #[inline]
+    pub(crate) fn new(squares: [Bitboard; 6], discoverers: Bitboard) -> CheckInfo {
+        CheckInfo { squares, discoverers }
+    }
+
     /// Squares from which a piece of `role` of the side to move gives check.
     #[inline]
     pub fn check_squares(&self, role: Role) -> Bitboard {
@@ -32,48 +35,6 @@ impl CheckInfo {
     #[inline]
     pub fn discoverers(&self) -> Bitboard {
         self.discoverers
-    }
-}
-
-impl Position {
-    /// The check info of this position, for [`Position::play_unchecked_with`] and
-    /// [`Position::make_with`] over many of its moves.
-    pub fn check_info(&self) -> CheckInfo {
-        let us = self.side;
-        let king = self.king(!us);
-        let occ = self.occupied();
-        let diagonal = attacks::bishop_attacks(king, occ);
-        let orthogonal = attacks::rook_attacks(king, occ);
-        CheckInfo {
-            squares: [
-                attacks::pawn_attacks(!us, king),
-                attacks::knight_attacks(king),
-                diagonal,
-                orthogonal,
-                diagonal | orthogonal,
-                Bitboard::EMPTY,
-            ],
-            discoverers: self.blockers_for_king(!us) & self.color_bb(us),
-        }
-    }
-
-    /// Checkers after a normal move `from`–`to` of a `role` piece, using the check
-    /// info of the position before the move (side already switched). Exact: a
-    /// piece moving along a line towards or away from the king cannot start or stop
-    /// attacking it without having attacked it before, which a legal position rules out.
-    #[inline(always)]
-    pub(crate) fn checkers_with(&self, ci: &CheckInfo, role: Role, from: Square, to: Square) -> Bitboard {
-        let mut checkers = ci.squares[role.index()] & Bitboard::from_square(to);
-        if ci.discoverers.contains(from) {
-            let king = self.king(self.side);
-            if !attacks::aligned(king, from, to) {
-                let occ = self.occupied();
-                let mover = !self.side;
-                checkers |= (attacks::rook_attacks(king, occ) & self.orthogonal_sliders(mover))
-                    | (attacks::bishop_attacks(king, occ) & self.diagonal_sliders(mover));
-            }
-        }
-        checkers
     }
 }
 

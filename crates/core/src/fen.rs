@@ -13,6 +13,11 @@ use crate::square::{File, Rank, Square};
 pub const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 impl Position {
+    /// The standard starting position.
+    pub fn startpos() -> Position {
+        Position::from_fen(STARTPOS).expect("start position FEN is valid")
+    }
+
     /// Parses a FEN. Halfmove clock and move number may be omitted (EPD style).
     /// Every inconsistency is reported as a [`FenError`]; nothing panics.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {

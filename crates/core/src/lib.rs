@@ -1,6 +1,9 @@
 //! Bastion's chess core: bitboards, positions, exact legal move generation,
 //! notation (FEN, EPD, SAN, UCI), game rules, static exchange evaluation,
-//! retrograde un-moves and perft. Everything else in Bastion stands on it.
+//! retrograde un-moves and perft, and the types the other parts share: the
+//! reported [`Score`], the tablebase value [`Wdl`] and prober trait
+//! [`TablebaseProbe`], a seeded random generator. Everything else in Bastion
+//! stands on it.
 //!
 //! ```
 //! use bastion_core::{Position, perft::perft};
@@ -28,9 +31,12 @@ pub mod moves;
 pub mod perft;
 pub mod piece;
 pub mod position;
+pub mod rng;
 pub mod san;
+pub mod score;
 pub mod see;
 pub mod square;
+pub mod tablebase;
 pub mod uci;
 pub mod unmove;
 pub mod variant;
@@ -47,4 +53,6 @@ pub use movegen::GenType;
 pub use moves::{Move, MoveKind, MoveList};
 pub use piece::{Piece, Role};
 pub use position::{Keys, Position};
+pub use score::Score;
 pub use square::{File, Rank, Square};
+pub use tablebase::{TablebaseProbe, Wdl};

@@ -99,11 +99,6 @@ impl std::fmt::Display for Position {
 }
 
 impl Position {
-    /// The standard starting position.
-    pub fn startpos() -> Position {
-        Position::from_fen(crate::fen::STARTPOS).expect("start position FEN is valid")
-    }
-
     /// A position with no pieces, White to move; fill it with `put`
     /// and finish with [`Position::validate`].
     pub fn empty() -> Position {
@@ -654,5 +649,47 @@ impl Position {
                 attackers.is_empty()
             })
             .collect()
+    }
+}
+
+impl Position {
+    /// The check info of this position, for [`Position::play_unchecked_with`] and
+    /// [`Position::make_with`] over many of its moves.
+    pub fn check_info(&self) -> CheckInfo {
+        let us = self.side;
+        let king = self.king(!us);
+        let occ = self.occupied();
+        let diagonal = attacks::bishop_attacks(king, occ);
+        let orthogonal = attacks::rook_attacks(king, occ);
+        CheckInfo::new(
+            [
+                attacks::pawn_attacks(!us, king),
+                attacks::knight_attacks(king),
+                diagonal,
+                orthogonal,
+                diagonal | orthogonal,
+                Bitboard::EMPTY,
+            ],
+            self.blockers_for_king(!us) & self.color_bb(us),
+        )
+    }
+
+    /// Checkers after a normal move `from`–`to` of a `role` piece, using the check
+    /// info of the position before the move (side already switched). Exact: a
+    /// piece moving along a line towards or away from the king cannot start or stop
+    /// attacking it without having attacked it before, which a legal position rules out.
+    #[inline(always)]
+    pub(crate) fn checkers_with(&self, ci: &CheckInfo, role: Role, from: Square, to: Square) -> Bitboard {
+        let mut checkers = ci.check_squares(role) & Bitboard::from_square(to);
+        if ci.discoverers().contains(from) {
+            let king = self.king(self.side);
+            if !attacks::aligned(king, from, to) {
+                let occ = self.occupied();
+                let mover = !self.side;
+                checkers |= (attacks::rook_attacks(king, occ) & self.orthogonal_sliders(mover))
+                    | (attacks::bishop_attacks(king, occ) & self.diagonal_sliders(mover));
+            }
+        }
+        checkers
     }
 }

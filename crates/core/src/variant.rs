@@ -1,5 +1,5 @@
-//! Repetition detection from the move list alone ("variant arrays", seed 002
-//! §6.1): walk back to the last irreversible move, merging each piece's moves
+//! Repetition detection from the move list alone ("variant arrays", Vučković,
+//! thesis, §6.1): walk back to the last irreversible move, merging each piece's moves
 //! into chains `(piece, a, b)`. An earlier position equals the current one when
 //! every piece kind's chain starts and chain ends are the same squares (a chain
 //! `(p, a, a)` closes on its own; two identical pieces that swapped places close

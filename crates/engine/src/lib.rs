@@ -1,7 +1,7 @@
 //! Bastion's chess engine: search, evaluation and the UCI protocol.
 //!
 //! Other parts of Bastion (fortress detector, arena, web app) run searches in
-//! process through [`Engine`]; the `bastion` binary speaks UCI through [`uci`].
+//! process through [`Engine`]; the `bastion` binary speaks UCI through [`protocol`].
 
 #![warn(missing_docs)]
 
@@ -19,8 +19,7 @@ pub use mate_prover::{MateBudget, MateProver};
 pub use options::{EngineOptions, Margins, SearchParams};
 pub use score::Score;
 pub use search::{Engine, Limits, PvLine, ScoreBound, SearchControl, SearchInfo, SearchResult};
-pub use tb::{TbProber, Wdl};
+pub use tb::{TablebaseProbe, Wdl};
 pub mod bench;
 pub mod nnue;
-pub mod tune;
-pub mod uci;
+pub mod protocol;

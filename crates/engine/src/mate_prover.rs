@@ -1,4 +1,4 @@
-//! Mate-sequence optimizer hook (thesis 002, §7.4): when the search announces a
+//! Mate-sequence optimizer hook (Vučković, thesis, §7.4): when the search announces a
 //! mate, a dedicated zero-evaluation solver proves the shortest one, and the
 //! engine reports and plays that line. The search's own mate scores can be
 //! longer than necessary (pruning, reductions, table grafts). The engine

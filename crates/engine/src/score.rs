@@ -1,4 +1,5 @@
-//! Search values and the public [`Score`] type with mate encoding.
+//! Search values with mate encoding, and their conversion to the reported
+//! [`Score`] (the core's type, re-exported here).
 //!
 //! Internally a score is an `i32` in centipawns from the side to move's view.
 //! Mates are `MATE - ply` (the side to move mates) or `-(MATE - ply)`; tablebase
@@ -66,18 +67,17 @@ pub fn from_tt(v: i32, ply: usize) -> i32 {
     }
 }
 
-/// A score for reporting: centipawns or moves to mate, from the side to move's view.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Score {
-    /// Heuristic value in centipawns (tablebase wins are reported as large values).
-    Cp(i32),
-    /// Mate in this many moves; negative when the side to move gets mated.
-    Mate(i32),
+pub use bastion_core::score::Score;
+
+/// The engine's conversion from an internal search value to a reported [`Score`].
+pub trait FromValue {
+    /// Converts an internal search value: mates to moves to mate, tablebase wins to
+    /// large centipawn values that shrink with the distance to them.
+    fn from_value(v: i32) -> Self;
 }
 
-impl Score {
-    /// Converts an internal search value.
-    pub fn from_value(v: i32) -> Score {
+impl FromValue for Score {
+    fn from_value(v: i32) -> Score {
         if is_mate(v) {
             let plies = MATE - v.abs();
             let moves = (plies + 1) / 2;
@@ -89,32 +89,6 @@ impl Score {
             Score::Cp(if v > 0 { cp } else { -cp })
         } else {
             Score::Cp(v)
-        }
-    }
-
-    /// The score in UCI syntax: `cp 34` or `mate -3`.
-    pub fn to_uci(self) -> String {
-        match self {
-            Score::Cp(c) => format!("cp {c}"),
-            Score::Mate(m) => format!("mate {m}"),
-        }
-    }
-
-    /// A comparable value: mates beyond every centipawn score, shorter mates better.
-    pub fn ordinal(self) -> i32 {
-        match self {
-            Score::Cp(c) => c,
-            Score::Mate(m) if m > 0 => 1_000_000 - m,
-            Score::Mate(m) => -1_000_000 - m,
-        }
-    }
-}
-
-impl std::fmt::Display for Score {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match *self {
-            Score::Cp(c) => write!(f, "{:+.2}", c as f64 / 100.0),
-            Score::Mate(m) => write!(f, "#{m}"),
         }
     }
 }

@@ -96,7 +96,7 @@ const HUGE_PAGE: usize = 2 * 1024 * 1024;
 /// The buckets, in memory aligned to a huge page and (on Linux) advised to use
 /// transparent huge pages. Probes land at random across the table; with 4 KiB pages
 /// nearly every one also misses the TLB and walks the page tables. Huge pages made the
-/// search 4.5 % faster at 64 MiB (session 37, `notes/engine.md`).
+/// search 4.5 % faster at 64 MiB (bench nps).
 struct Buckets {
     ptr: NonNull<Bucket>,
     len: usize,

@@ -1,13 +1,13 @@
 //! The tablebase hook: a fake prober stands in for real tables.
 
 use bastion_core::{Move, Position, Role};
-use bastion_engine::{Engine, EngineOptions, Limits, Score, TbProber, Wdl};
+use bastion_engine::{Engine, EngineOptions, Limits, Score, TablebaseProbe, Wdl};
 use std::sync::Arc;
 
 /// Claims every position with at most `n` men is drawn (WDL only).
 struct AllDrawn(u32);
 
-impl TbProber for AllDrawn {
+impl TablebaseProbe for AllDrawn {
     fn max_pieces(&self) -> u32 {
         self.0
     }
@@ -20,7 +20,7 @@ impl TbProber for AllDrawn {
 /// "mate in 7 plies" for the queen side, to check that the search reports it.
 struct FakeDtm;
 
-impl TbProber for FakeDtm {
+impl TablebaseProbe for FakeDtm {
     fn max_pieces(&self) -> u32 {
         3
     }

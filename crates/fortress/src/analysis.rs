@@ -1,10 +1,10 @@
 //! Driving the engine: the iterative-deepening MultiPV analysis, the
-//! breakthrough search (paper §4, Figs. 5–6) and fortress avoidance.
+//! breakthrough search (Guid & Bratko 2012, §4, Figs. 5–6) and fortress avoidance.
 
 use std::time::{Duration, Instant};
 
 use bastion_core::{Color, Position};
-use bastion_uci::{Engine, GoParams, SearchControl, UciError};
+use bastion_uci_client::{Engine, GoParams, SearchControl, UciError};
 use serde::{Deserialize, Serialize};
 
 use crate::classify::{classify, material_balance, rises, Evidence, Thresholds, Verdict};
@@ -15,7 +15,7 @@ use crate::score::Eval;
 /// Options of an analysis.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Config {
-    /// First depth recorded (the paper starts at 2).
+    /// First depth recorded (Guid & Bratko 2012 start at 2).
     pub min_depth: u32,
     /// Deepest depth searched.
     pub max_depth: u32,
@@ -398,7 +398,7 @@ impl Runner<'_> {
         Ok(found)
     }
 
-    /// Judges the position after each top move, as the paper suggests for
+    /// Judges the position after each top move, as Guid & Bratko 2012, §4, suggest for
     /// avoiding a fortress (Fig. 1: 1.Nxb6?? walks into one).
     fn avoidance(
         &mut self,

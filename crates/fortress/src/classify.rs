@@ -34,7 +34,7 @@ impl std::fmt::Display for Verdict {
 }
 
 /// Thresholds of the classifier. Defaults were chosen by measurement on the
-/// labelled set (see `notes/fortress.md`).
+/// labelled set (see `docs/fortress.md`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Thresholds {
     /// W: number of deepest depths the curves are judged over.
@@ -51,7 +51,7 @@ pub struct Thresholds {
     /// A flat curve at or above this advantage (pawns) is read as a won
     /// plateau (the engine judges the position decisive but its evaluation
     /// cannot show the slow progress, as in KQKR or KBNK), not as a fortress.
-    /// Use infinity for the paper's pure shape criterion.
+    /// Use infinity for the pure shape criterion of Guid & Bratko 2012, §3.
     pub decisive: f64,
     /// A rise only counts as progress when it ends at least this far ahead
     /// (pawns): a curve climbing from a bad score up to equality is the
@@ -187,7 +187,7 @@ pub fn ahead_side(final_pawns_white: f64, material: i32, t: &Thresholds) -> Opti
 /// depth), the top moves' curves and the material balance.
 ///
 /// The top moves' spread only counts when the side ahead is to move: the
-/// paper's "many moves keep the same value" is about the attacker's options;
+/// "many moves keep the same value" of Guid & Bratko 2012, §3, is about the attacker's options;
 /// a defender usually has a few moves that lose even in a fortress.
 pub fn classify(
     principal: &[Point],

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use bastion_core::Color;
-use bastion_uci::Info;
+use bastion_uci_client::Info;
 use serde::{Deserialize, Serialize};
 
 use crate::score::Eval;
@@ -51,7 +51,7 @@ impl Curve {
     }
 }
 
-/// Time spent up to the end of each depth (Fig. 7 of the paper).
+/// Time spent up to the end of each depth (Guid & Bratko 2012, Fig. 7).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct DepthTime {
     /// Nominal depth.
@@ -94,7 +94,7 @@ impl DepthTable {
         };
         let side = self.side_to_move.unwrap_or(Color::White);
         let multipv = info.multipv.unwrap_or(1);
-        self.lines.insert((depth, multipv), (first.clone(), Eval::from_uci(score, side)));
+        self.lines.insert((depth, multipv), (first.clone(), Eval::from_score(score, side)));
         let ms = info.time.unwrap_or(elapsed_ms);
         let t = self.times.entry(depth).or_insert(ms);
         *t = (*t).max(ms);
@@ -180,7 +180,7 @@ impl DepthTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bastion_uci::parse_info;
+    use bastion_uci_client::parse_info;
 
     fn feed(table: &mut DepthTable, lines: &[&str]) {
         for l in lines {

@@ -19,7 +19,7 @@ pub enum FortressError {
     Config(String),
     /// The engine failed.
     #[error("engine error: {0}")]
-    Engine(#[from] bastion_uci::UciError),
+    Engine(#[from] bastion_uci_client::UciError),
     /// The engine answered nothing usable.
     #[error("the engine reported no scored lines for {0}")]
     NoData(String),

@@ -11,7 +11,7 @@
 //!
 //! ```no_run
 //! use bastion_fortress::{analyse, render_svg, Config};
-//! let mut engine = bastion_uci::Engine::from_command_line("/usr/games/stockfish")?;
+//! let mut engine = bastion_uci_client::Engine::from_command_line("/usr/games/stockfish")?;
 //! let analysis = analyse("8/k7/8/P7/8/2K5/3B4/8 w - - 0 1", &Config::default(), &mut engine)?;
 //! println!("{} ({})", analysis.verdict, analysis.evidence.reason);
 //! std::fs::write("curves.svg", render_svg(&analysis))?;
@@ -26,11 +26,15 @@ pub mod curve;
 pub mod error;
 pub mod labels;
 pub mod plot;
+pub mod report;
 pub mod score;
+pub mod suite;
 
 pub use analysis::{analyse, analyse_with_progress, Analysis, Avoidance, Breakthrough, Config, MoveJudgement, Stage};
 pub use classify::{classify, Evidence, Side, Thresholds, Verdict};
 pub use curve::{Curve, DepthTable, DepthTime, Point};
 pub use error::FortressError;
 pub use plot::{render_png, render_svg, render_time_svg, PlotKind};
+pub use report::{write_plot, PlotFormat};
 pub use score::Eval;
+pub use suite::{SuiteReport, SuiteRow};

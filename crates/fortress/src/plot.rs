@@ -1,4 +1,4 @@
-//! Plots like the paper's: evaluation (pawns, White's view) against depth,
+//! Plots like those of Guid & Bratko 2012 (Figs. 4–7): evaluation (pawns, White's view) against depth,
 //! one line per move, SAN in the legend and the verdict in the title; and
 //! the cumulative time per depth (Fig. 7). SVG, or PNG on request.
 //!

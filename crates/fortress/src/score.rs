@@ -1,6 +1,7 @@
-//! Evaluations as the detector stores them: from White's point of view.
+//! Evaluations as the detector stores them: from White's point of view, unlike
+//! the side-to-move [`Score`] that engines report.
 
-use bastion_core::Color;
+use bastion_core::{Color, Score};
 use serde::{Deserialize, Serialize};
 
 /// Pawns a mate score counts as in curve arithmetic: far above any real
@@ -18,12 +19,12 @@ pub enum Eval {
 }
 
 impl Eval {
-    /// Converts an engine score (side to move's view) to White's view.
-    pub fn from_uci(score: bastion_uci::Score, side_to_move: Color) -> Eval {
-        let sign = if side_to_move == Color::White { 1 } else { -1 };
+    /// Converts a reported score (side to move's view) to White's view.
+    pub fn from_score(score: Score, side_to_move: Color) -> Eval {
+        let sign = side_to_move.sign();
         match score {
-            bastion_uci::Score::Cp(cp) => Eval::Cp(cp.saturating_mul(sign)),
-            bastion_uci::Score::Mate(n) => Eval::Mate(n.saturating_mul(sign)),
+            Score::Cp(cp) => Eval::Cp(cp.saturating_mul(sign)),
+            Score::Mate(n) => Eval::Mate(n.saturating_mul(sign)),
         }
     }
 
@@ -54,25 +55,25 @@ impl Eval {
         }
     }
 
-    /// Human-readable form: `+1.25`, `#7`, `#-3`.
+    /// Human-readable form: `+1.25`, `#7`, `#-3` (as [`Score`] displays, from White's view).
     pub fn display(self) -> String {
         match self {
-            Eval::Cp(cp) => format!("{:+.2}", f64::from(cp) / 100.0),
-            Eval::Mate(n) => format!("#{n}"),
+            Eval::Cp(cp) => Score::Cp(cp),
+            Eval::Mate(n) => Score::Mate(n),
         }
+        .to_string()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use bastion_uci::Score;
 
     #[test]
     fn converts_to_white_view() {
-        assert_eq!(Eval::from_uci(Score::Cp(30), Color::Black), Eval::Cp(-30));
-        assert_eq!(Eval::from_uci(Score::Mate(3), Color::Black), Eval::Mate(-3));
-        assert_eq!(Eval::from_uci(Score::Cp(30), Color::White), Eval::Cp(30));
+        assert_eq!(Eval::from_score(Score::Cp(30), Color::Black), Eval::Cp(-30));
+        assert_eq!(Eval::from_score(Score::Mate(3), Color::Black), Eval::Mate(-3));
+        assert_eq!(Eval::from_score(Score::Cp(30), Color::White), Eval::Cp(30));
     }
 
     #[test]

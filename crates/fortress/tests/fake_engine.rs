@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use bastion_fortress::{analyse, render_png, render_svg, render_time_svg, Config, Eval, PlotKind, Verdict};
-use bastion_uci::Engine;
+use bastion_uci_client::Engine;
 
 /// Wrong-bishop KBPK: White is 4 points up.
 const KBPK: &str = "8/k7/8/P7/8/2K5/3B4/8 w - - 0 1";
@@ -15,8 +15,8 @@ fn engine(scenario: &str) -> (Engine, PathBuf) {
     let name = format!("{:x}.txt", scenario.len() * 31 + scenario.bytes().map(usize::from).sum::<usize>());
     let path = dir.join(name);
     std::fs::write(&path, scenario).unwrap();
-    let exe = env!("CARGO_BIN_EXE_fake_fortress_engine");
-    let e = Engine::spawn(exe, &[path.display().to_string()]).expect("fake engine starts");
+    let exe = bastion_test_engine::path().display().to_string();
+    let e = Engine::spawn(&exe, &["--scenario".to_owned(), path.display().to_string()]).expect("fake engine starts");
     (e, path)
 }
 

@@ -28,8 +28,8 @@ fn labelled_set_is_well_formed() {
 
 const STOCKFISH: &str = "/usr/games/stockfish";
 
-fn stockfish() -> bastion_uci::Engine {
-    let mut e = bastion_uci::Engine::from_command_line(STOCKFISH).expect("Debian stockfish installed");
+fn stockfish() -> bastion_uci_client::Engine {
+    let mut e = bastion_uci_client::Engine::from_command_line(STOCKFISH).expect("Debian stockfish installed");
     e.set_option("Threads", "1").unwrap();
     e
 }
@@ -56,7 +56,7 @@ fn textbook_positions_with_stockfish() {
 #[test]
 #[ignore = "needs Debian stockfish; run by .ci/run"]
 fn accuracy_on_the_labelled_set_with_stockfish() {
-    // Depth 16 keeps this under half a minute; notes/fortress.md has the
+    // Depth 16 keeps this under half a minute; docs/fortress.md has the
     // depth-20 figures (30/32). Single-threaded fixed-depth searches with a
     // fresh hash are deterministic, so the measured 27/32 is asserted.
     let set = read_labelled(set_path()).unwrap();

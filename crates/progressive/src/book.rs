@@ -1,14 +1,14 @@
-//! Opening book for the first two turns (the seed's Table 6.1 lines).
+//! Opening book for the first two turns (the lines of Janko 2015, §6.1, Table 6.1).
 
-use crate::player::Rng;
 use crate::series::SeriesPosition;
+use bastion_core::rng::Rng;
 use bastion_core::Move;
 
 /// The recommended lines: White's first move and Black's two-move replies.
 pub const LINES: &[(&str, &[&str])] =
     &[("e4", &["d5 f6", "d5 Nc6", "d5 dxe4"]), ("d4", &["d5 c6", "d5 h5", "d5 Nc6", "c5 cxd4"])];
 
-/// The seed's dubious first moves and the replies it found good against them.
+/// Dubious first moves and the replies found good against them (Janko 2015, §6.1).
 pub const WIDE_LINES: &[(&str, &[&str])] =
     &[("d3", &["d5 Nf6"]), ("e3", &["e5 Nh6"]), ("f3", &["d5 c5"]), ("h4", &["e5 e4"])];
 

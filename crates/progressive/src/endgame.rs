@@ -11,9 +11,9 @@
 //! 2. scores each by the enemy king's reply: the squares where its next series
 //!    (one move longer than ours) can *end*, found by exact-length king walks
 //!    through squares we do not attack (so the series parity counts), the most
-//!    central of them (the seed's edge-distance heuristic, worst case), the
-//!    size of the region it can reach, and rejects placements that hang a
-//!    piece to the king or stalemate it,
+//!    central of them (the edge-distance heuristic of Janko 2015, §6.2.2,
+//!    worst case), the size of the region it can reach, and rejects
+//!    placements that hang a piece to the king or stalemate it,
 //! 3. builds a legal series (no check before the last move) that reaches the
 //!    best placement, by depth-first search ordered and pruned by the summed
 //!    move distances, falling back to the next placement when that fails.
@@ -23,6 +23,7 @@
 //! same measure the other way round: it ends its walk where the attacker's
 //! best next placement scores worst.
 
+use crate::distance::{distances, edge_distance};
 use crate::series::SeriesPosition;
 use bastion_core::{attacks, Bitboard, Color, Move, Position, Role, Square};
 use std::collections::HashSet;
@@ -36,12 +37,6 @@ fn spread(b: u64) -> u64 {
     let lr = ((b << 1) & NOT_A) | ((b >> 1) & NOT_H);
     let row = b | lr;
     lr | (row << 8) | (row >> 8)
-}
-
-fn edge_distance(s: Square) -> u32 {
-    let f = s.file().index() as u32;
-    let r = s.rank().index() as u32;
-    f.min(7 - f).min(r).min(7 - r)
 }
 
 /// What a lone king can do in a series of a given length against a fixed
@@ -140,9 +135,9 @@ fn score_placement(units: &[Unit], k: Square, us: Color, steps: u32) -> Option<f
             }
             let dmax = ends.into_iter().map(edge_distance).max().unwrap_or(0);
             let ks = king_sq?;
-            // The seed's edge distance of the worst final square first; the
-            // size of the region breaks ties so that boxes shrink, and our
-            // king keeps close for the next series.
+            // The edge distance of the worst final square first (Janko 2015,
+            // §6.2.2); the size of the region breaks ties so that boxes
+            // shrink, and our king keeps close for the next series.
             Some(
                 -10.0 * dmax as f32
                     - 0.3 * reach.count() as f32
@@ -151,42 +146,6 @@ fn score_placement(units: &[Unit], k: Square, us: Color, steps: u32) -> Option<f
             )
         }
     }
-}
-
-/// Per-square move distances of a unit from `from` (forward BFS). Sliders are
-/// blocked by `blockers`; squares in `no_stop` may be reached but not passed
-/// through (a unit standing there would give check before the last move);
-/// `forbidden` squares cannot be entered at all.
-pub(crate) fn distances(
-    role: Role,
-    us: Color,
-    from: Square,
-    blockers: Bitboard,
-    no_stop: Bitboard,
-    forbidden: Bitboard,
-) -> [u8; 64] {
-    let mut dist = [u8::MAX; 64];
-    dist[from.index()] = 0;
-    let mut frontier = Bitboard::from_square(from);
-    let mut seen = frontier;
-    let mut d = 0u8;
-    while frontier.nonempty() {
-        d += 1;
-        let mut next = Bitboard::EMPTY;
-        for s in frontier {
-            if d > 1 && no_stop.contains(s) {
-                continue;
-            }
-            next |= attacks::attacks(role, us, s, blockers);
-        }
-        next &= !seen & !forbidden & !blockers;
-        for s in next {
-            dist[s.index()] = d;
-        }
-        seen |= next;
-        frontier = next;
-    }
-    dist
 }
 
 /// Squares from which a `role` piece of `us` would attack `k` on `occ`.
@@ -548,87 +507,5 @@ fn construct(pos: &SeriesPosition, units: &[Unit], budget: u64) -> Option<Vec<Mo
         Some(b.path)
     } else {
         None
-    }
-}
-
-/// A random legal position for the endgame benchmark: the side `attacker`
-/// has a king and `pieces` (letters Q, R, B, N; a second bishop goes on the
-/// other square colour than the first), the other side a bare king, and the
-/// attacker is to move at the start of turn `turn` (its series length; made
-/// odd for White and even for Black). The bare king is not in check.
-pub fn random_endgame(
-    rng: &mut crate::player::Rng,
-    pieces: &str,
-    attacker: Color,
-    turn: u32,
-) -> Result<SeriesPosition, crate::ProgressiveError> {
-    let turn = match attacker {
-        Color::White => turn.max(1) | 1,
-        Color::Black => (turn.max(2) + 1) & !1,
-    };
-    let roles: Vec<Role> = pieces
-        .chars()
-        .map(|c| match c.to_ascii_uppercase() {
-            'Q' => Ok(Role::Queen),
-            'R' => Ok(Role::Rook),
-            'B' => Ok(Role::Bishop),
-            'N' => Ok(Role::Knight),
-            _ => Err(crate::ProgressiveError::BadOption(format!("piece letter {c:?} is not one of Q R B N"))),
-        })
-        .collect::<Result<_, _>>()?;
-    if roles.len() > 6 {
-        return Err(crate::ProgressiveError::BadOption("at most 6 pieces".into()));
-    }
-    loop {
-        let mut used = Bitboard::EMPTY;
-        let mut pick = |rng: &mut crate::player::Rng, colour: Option<bool>| -> Square {
-            loop {
-                let s = Square::from_index(rng.below(64));
-                if !used.contains(s) && colour.is_none_or(|l| s.is_light() == l) {
-                    used = used.with(s);
-                    return s;
-                }
-            }
-        };
-        let mut placed = vec![(attacker, Role::King, pick(rng, None)), (!attacker, Role::King, pick(rng, None))];
-        let mut bishops = 0;
-        for &r in &roles {
-            let colour = (r == Role::Bishop).then(|| {
-                bishops += 1;
-                bishops % 2 == 1
-            });
-            placed.push((attacker, r, pick(rng, colour)));
-        }
-        let mut board = String::new();
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                let sq = Square::from_index(rank * 8 + file);
-                match placed.iter().find(|p| p.2 == sq) {
-                    None => empty += 1,
-                    Some(&(c, r, _)) => {
-                        if empty > 0 {
-                            board.push_str(&empty.to_string());
-                            empty = 0;
-                        }
-                        let ch = r.char();
-                        board.push(if c == Color::White { ch.to_ascii_uppercase() } else { ch });
-                    }
-                }
-            }
-            if empty > 0 {
-                board.push_str(&empty.to_string());
-            }
-            if rank > 0 {
-                board.push('/');
-            }
-        }
-        let side = if attacker == Color::White { 'w' } else { 'b' };
-        let fen = format!("{board} {side} - - 0 {turn} {turn}");
-        if let Ok(p) = SeriesPosition::from_fen(&fen, None, crate::Rules::Italian) {
-            if p.status() == crate::Status::Ongoing && !p.in_check() {
-                return Ok(p);
-            }
-        }
     }
 }

@@ -23,7 +23,19 @@ pub enum ProgressiveError {
     /// A malformed game record.
     #[error("game record: {0}")]
     BadRecord(String),
-    /// An unknown option value.
+    /// An unknown or malformed option value.
     #[error("{0}")]
     BadOption(String),
+    /// A line of a text file could not be read.
+    #[error("line {line}: {reason}")]
+    AtLine {
+        /// The 1-based line number.
+        line: usize,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// The mate finder returned a series that does not mate (a bug, reported
+    /// by the benchmark rather than counted).
+    #[error("the finder returned a non-mate on line {0}")]
+    NotAMate(usize),
 }

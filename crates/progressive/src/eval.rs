@@ -1,15 +1,16 @@
-//! The weighted evaluation of the seed's Table 5.1 and its endgame
-//! heuristics (chapter 6.2.2), in pawns, from one side's point of view.
+//! The weighted evaluation of Janko 2015 (§5.1, Table 5.1) and its endgame
+//! heuristics (§6.2.2), in pawns, from one side's point of view.
 //!
 //! Every term is computed for both sides and the opponent's value is
-//! subtracted, as in the seed. The evaluation looks at a position at a
+//! subtracted, as in Janko 2015, §5.1. The evaluation looks at a position at a
 //! series boundary (or inside a series, for the series search); a position
 //! where the side to move is checkmated or stalemated is scored by the search.
 
+use crate::distance::edge_distance;
 use bastion_core::attacks;
 use bastion_core::{Bitboard, Color, Position, Role, Square};
 
-/// Which terms of the evaluation are used (for the seed's ablation experiments).
+/// Which terms of the evaluation are used (for ablations like those of Janko 2015, §5.4).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
 pub struct EvalOptions {
     /// Promotable pawns and distance to promotion.
@@ -26,7 +27,7 @@ impl Default for EvalOptions {
     }
 }
 
-/// Value in pawns of a mate (the seed's ∞, kept finite for arithmetic).
+/// Value in pawns of a mate (∞ in Janko 2015, §5.1, kept finite for arithmetic).
 pub const MATE_SCORE: f32 = 10_000.0;
 
 fn material(board: &Position, c: Color) -> f32 {
@@ -142,8 +143,8 @@ fn bishop_avoidance(board: &Position, c: Color) -> f32 {
     }
 }
 
-/// True if the position is an endgame in the seed's sense: some side has at
-/// most one piece besides king and pawns.
+/// True if the position is an endgame in the sense of Janko 2015, §6.2.2:
+/// some side has at most one piece besides king and pawns.
 pub fn is_endgame(board: &Position) -> bool {
     Color::ALL.iter().any(|&c| pieces_without_pawns(board, c).count() <= 1)
 }
@@ -183,19 +184,13 @@ fn king_end_squares(board: &Position, c: Color, n: u32) -> Bitboard {
     }
 }
 
-fn edge_distance(s: Square) -> u32 {
-    let f = s.file().index() as u32;
-    let r = s.rank().index() as u32;
-    f.min(7 - f).min(r).min(7 - r)
-}
-
 fn centre_distance(s: Square) -> f32 {
     let f = s.file().index() as f32 - 3.5;
     let r = s.rank().index() as f32 - 3.5;
     f.abs().max(r.abs())
 }
 
-/// Endgame terms for `c` attacking the lone enemy king (chapter 6.2.2).
+/// Endgame terms for `c` attacking the lone enemy king (Janko 2015, §6.2.2).
 fn endgame_terms(board: &Position, c: Color, their_series: u32) -> f32 {
     let them = !c;
     let mut v = 0.0;

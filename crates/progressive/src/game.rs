@@ -57,6 +57,24 @@ pub fn series_text(start: &SeriesPosition, moves: &[Move]) -> String {
     s
 }
 
+/// The moves of one series in UCI notation (`e2e4`), played from `start`.
+pub fn series_uci(start: &SeriesPosition, moves: &[Move]) -> Vec<String> {
+    let mut p = start.clone();
+    moves
+        .iter()
+        .map(|&m| {
+            let s = p.board().to_uci(m);
+            p = p.play_unchecked(m);
+            s
+        })
+        .collect()
+}
+
+/// A move token without its turn number: `3.Nf3` → `Nf3` (`e4` stays `e4`).
+pub fn strip_turn_number(token: &str) -> &str {
+    token.split_once('.').map_or(token, |(n, m)| if n.chars().all(|c| c.is_ascii_digit()) { m } else { token })
+}
+
 /// A game in progress or finished.
 #[derive(Clone, Debug)]
 pub struct Game {

@@ -2,19 +2,13 @@
 //! mixed into the board key so that transposition sets tell apart the same
 //! board with different numbers of moves still to play.
 
+use bastion_core::rng::splitmix64;
 use bastion_core::Bitboard;
-
-const fn splitmix(x: u64) -> u64 {
-    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 /// Key for `left` moves still to play in the series.
 #[inline]
 pub fn moves_left_key(left: u32) -> u64 {
-    splitmix(0x5E21_E500_0000_0000 ^ left as u64)
+    splitmix64(0x5E21_E500_0000_0000 ^ left as u64)
 }
 
 /// Key of the series state: moves left, first-move flag and en-passant squares.
@@ -22,7 +16,7 @@ pub fn moves_left_key(left: u32) -> u64 {
 pub fn series_key(left: u32, first: bool, ep: Bitboard) -> u64 {
     let mut k = moves_left_key(left);
     if ep.nonempty() {
-        k ^= splitmix(ep.0 ^ if first { 0x1234_5678 } else { 0x8765_4321 });
+        k ^= splitmix64(ep.0 ^ if first { 0x1234_5678 } else { 0x8765_4321 });
     }
     k
 }

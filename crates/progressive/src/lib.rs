@@ -1,9 +1,11 @@
 //! Progressive (1-2-3) chess for Bastion: White plays one move, Black two,
 //! White three, … This crate adds the series rules on top of the core board
 //! (Italian by default, Scottish as an option), notation by turns, a
-//! progressive FEN, legal-series enumeration, the seed's A* mate finder with
-//! its five heuristics, and a computer player (mate search, A* series search
-//! with one-turn minimax, mate prevention, endgame heuristics, opening book).
+//! progressive FEN, legal-series enumeration, the A* mate finder of Janko
+//! 2015 (§4) with its five heuristics, a computer player (mate search, A*
+//! series search with one-turn minimax, mate prevention, endgame heuristics,
+//! opening book; §3.2, §5, §6), self-play matches, the mate test set and the
+//! benchmarks that measure them.
 //!
 //! ```
 //! use bastion_progressive::{SeriesPosition, Rules, Game};
@@ -17,7 +19,11 @@
 
 #![warn(missing_docs)]
 
+pub mod bench;
 pub mod book;
+pub mod cpu;
+pub mod distance;
+pub mod duration;
 pub mod endgame;
 pub mod enumerate;
 pub mod error;
@@ -27,18 +33,17 @@ pub mod game;
 pub mod keys;
 pub mod mate;
 pub mod player;
+pub mod positions;
 pub mod rules;
 pub mod selfplay;
 pub mod series;
 pub mod testset;
 
+pub use duration::parse_duration;
 pub use enumerate::{count_series, for_each_series, legal_series, SeriesEnd};
 pub use error::ProgressiveError;
-pub use game::{series_text, Game, GameEnd, GameResult};
+pub use game::{series_text, series_uci, strip_turn_number, Game, GameEnd, GameResult};
 pub use mate::{exhaustive_mate, find_mate, Heuristic, MateOptions, MateOutcome, MateResult, Variant};
 pub use player::{choose_series, Choice, Phase, PlayerOptions};
 pub use rules::Rules;
-pub use series::{SeriesPosition, Status};
-
-/// Longest series this crate handles (a game reaching turn 200 is adjudicated long before).
-pub const MAX_SERIES: u32 = 200;
+pub use series::{SeriesPosition, Status, MAX_SERIES};

@@ -1,71 +1,28 @@
-//! The computer player: each turn in three phases as in the seed.
+//! The computer player: each turn in three phases (Janko 2015, §3.2).
 //!
 //! 1. Mate search in this series (A*, coverage heuristic).
-//! 2. Good series by A* over the series with the Table 5.1 evaluation,
-//!    combined with minimax one turn deep: the best own series are answered
-//!    by the opponent's best reply found the same way (depth 0, 1 or 2).
+//! 2. Good series by A* over the series with the evaluation of Janko 2015,
+//!    §5.1 (Table 5.1), combined with minimax one turn deep (§5.2.3): the
+//!    best own series are answered by the opponent's best reply found the
+//!    same way (depth 0, 1 or 2).
 //! 3. Mate prevention: the chosen series is played only if the opponent has
 //!    no mate in reply (checked with the mate finder); else the next one.
 //!
 //! Opening book for the first two turns; time control per turn.
 
+mod options;
+
+pub use options::{PlayerOptions, VARIED_NOISE};
+
 use crate::book;
+use crate::endgame;
 use crate::eval::{evaluate, EvalOptions, MATE_SCORE};
-use crate::mate::{find_mate, MateOptions};
+use crate::mate::{find_mate, KeySet};
 use crate::series::{SeriesPosition, Status};
+use bastion_core::rng::Rng;
 use bastion_core::{Color, Move};
 use std::collections::{BinaryHeap, HashMap};
 use std::time::{Duration, Instant};
-
-/// Settings of the computer player.
-#[derive(Clone, Debug)]
-pub struct PlayerOptions {
-    /// Minimax depth in turns over the A* candidates (0, 1 or 2; the seed's best is 1).
-    pub depth: u32,
-    /// Time for one turn.
-    pub time: Duration,
-    /// The mate finder used in phases 1 and 3.
-    pub mate: MateOptions,
-    /// The evaluation terms.
-    pub eval: EvalOptions,
-    /// Use the opening book for the first two turns.
-    pub book: bool,
-    /// Include the seed's dubious first moves (1.d3, 1.e3, 1.f3, 1.h4) in the book.
-    pub wide_book: bool,
-    /// Own series expanded by minimax at the root (the seed: 50).
-    pub width: usize,
-    /// Random noise added to series scores (pawns), for varied self-play.
-    pub noise: f32,
-    /// Seed of the random choices.
-    pub seed: u64,
-    /// Skip phase 1 (used to collect mate positions from continuing games).
-    pub skip_mate_search: bool,
-    /// Run phase 3, mate prevention (off only for deliberately weak players).
-    pub prevent_mates: bool,
-    /// Against a bare king (and as the bare king against one or two pieces)
-    /// play by the placement planner of [`crate::endgame`] instead of the
-    /// series search (needs `eval.endgame`).
-    pub planner: bool,
-}
-
-impl Default for PlayerOptions {
-    fn default() -> Self {
-        PlayerOptions {
-            depth: 1,
-            time: Duration::from_secs(5),
-            mate: MateOptions::default(),
-            eval: EvalOptions::default(),
-            book: true,
-            wide_book: false,
-            width: 50,
-            noise: 0.0,
-            seed: 1,
-            skip_mate_search: false,
-            prevent_mates: true,
-            planner: true,
-        }
-    }
-}
 
 /// Where the chosen series came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -95,32 +52,6 @@ pub struct Choice {
     pub nodes: u64,
     /// Candidates rejected because they allowed a mate.
     pub refuted: u32,
-}
-
-/// A small deterministic random generator (xorshift64*).
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    /// A float in [0, 1).
-    pub fn unit(&mut self) -> f32 {
-        (self.next_u64() >> 40) as f32 / (1u64 << 24) as f32
-    }
-    /// An index below `n` (n > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
 }
 
 /// One complete series found by the series search.
@@ -186,7 +117,7 @@ pub fn series_search(
     let mut nodes: Vec<(SeriesPosition, u32, Move)> = vec![(root.clone(), u32::MAX, Move::NULL)];
     let mut open = BinaryHeap::new();
     open.push(Open { f: 0.0, node: 0 });
-    let mut seen: crate::mate::KeySetPub = Default::default();
+    let mut seen = KeySet::default();
     let mut leaves: HashMap<u64, Candidate> = HashMap::new();
     let mut generated = 0u64;
     let eval_partial = |p: &SeriesPosition| {
@@ -302,15 +233,15 @@ pub fn choose_series(pos: &SeriesPosition, opts: &PlayerOptions) -> Option<Choic
     }
     // Against a bare king the placement planner replaces phase 2 (a bare king
     // cannot mate, so phase 3 has nothing to prevent).
-    if opts.planner && opts.eval.endgame && crate::endgame::applies(pos.board()) {
+    if opts.planner && opts.eval.endgame && endgame::applies(pos.board()) {
         let plan_end = Instant::now() + deadline.saturating_duration_since(Instant::now()).mul_f32(0.8);
-        if let Some(moves) = crate::endgame::plan_series(pos, plan_end) {
+        if let Some(moves) = endgame::plan_series(pos, plan_end) {
             return Some(Choice { moves, phase: Phase::Endgame, score: 0.0, nodes: 0, refuted: 0 });
         }
     }
-    if opts.planner && opts.eval.endgame && crate::endgame::defends(pos.board()) {
+    if opts.planner && opts.eval.endgame && endgame::defends(pos.board()) {
         let plan_end = Instant::now() + deadline.saturating_duration_since(Instant::now()).mul_f32(0.8);
-        if let Some(moves) = crate::endgame::defend_series(pos, plan_end) {
+        if let Some(moves) = endgame::defend_series(pos, plan_end) {
             return Some(Choice { moves, phase: Phase::Endgame, score: 0.0, nodes: 0, refuted: 0 });
         }
     }

@@ -16,6 +16,9 @@ use crate::rules::Rules;
 use bastion_core::attacks;
 use bastion_core::{Bitboard, Color, Move, MoveList, Position, Role, Square};
 
+/// Longest series this crate handles (a game reaching turn 200 is adjudicated long before).
+pub const MAX_SERIES: u32 = 200;
+
 /// What the position at hand means for the game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Status {
@@ -89,10 +92,10 @@ impl SeriesPosition {
         turn: u32,
         rules: Rules,
     ) -> Result<SeriesPosition, ProgressiveError> {
-        if series_len == 0 || series_len > crate::MAX_SERIES {
+        if series_len == 0 || series_len > MAX_SERIES {
             return Err(ProgressiveError::BadSeries(format!(
                 "series length {series_len} is not in 1..={}",
-                crate::MAX_SERIES
+                MAX_SERIES
             )));
         }
         if played >= series_len {
@@ -341,7 +344,7 @@ impl SeriesPosition {
             SeriesPosition {
                 board: after,
                 rules: self.rules,
-                series_len: (self.series_len + 1).min(crate::MAX_SERIES),
+                series_len: (self.series_len + 1).min(MAX_SERIES),
                 played: 0,
                 turn: self.turn + 1,
                 ep: own_steps,
@@ -377,7 +380,7 @@ impl SeriesPosition {
     pub fn with_series_len(&self, len: u32) -> SeriesPosition {
         let mut p = self.clone();
         if p.played == 0 {
-            p.series_len = len.clamp(1, crate::MAX_SERIES);
+            p.series_len = len.clamp(1, MAX_SERIES);
         }
         p
     }

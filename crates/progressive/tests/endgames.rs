@@ -4,9 +4,11 @@
 //! is node-limited and the turn time is far above what the planners use
 //! (milliseconds), so the results do not depend on the machine's load.
 
+use bastion_core::rng::Rng;
 use bastion_core::{Bitboard, Color, Square};
-use bastion_progressive::endgame::{bare_king_reply, king_reply, plan_series, random_endgame, KingReply};
-use bastion_progressive::player::Rng;
+use bastion_progressive::bench::EndgameCase;
+use bastion_progressive::endgame::{bare_king_reply, king_reply, plan_series, KingReply};
+use bastion_progressive::positions::random_endgame;
 use bastion_progressive::selfplay::play_from;
 use bastion_progressive::*;
 use std::collections::HashMap;
@@ -23,7 +25,7 @@ fn bb(names: &[&str]) -> Bitboard {
 
 #[test]
 fn walk_parity_in_a_two_square_pocket() {
-    // The seed's figure 6.3: a king that has only b1 and a2 must end an odd
+    // Janko 2015, §6.2.1, Fig. 6.3: a king that has only b1 and a2 must end an odd
     // series on the other square, an even one where it started.
     for (steps, end) in [(9, "a2"), (10, "b1"), (1, "a2")] {
         match king_reply(sq("b1"), bb(&["b1", "a2"]), steps, false) {
@@ -148,15 +150,14 @@ fn assert_won(name: &str, pos: SeriesPosition) {
 
 #[test]
 fn listed_endgames_are_won() {
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/endgames.txt")).unwrap();
+    let text = include_str!("data/endgames.txt");
     let mut n = 0;
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
-        let (name, fen) = line.split_once(';').unwrap();
-        // K+B+N is in general won only by Black (the seed, ch. 6.2.1).
-        if name.starts_with("KBNK W") {
+    for case in EndgameCase::parse_list(text).unwrap() {
+        // K+B+N is in general won only by Black (Janko 2015, §6.2.1).
+        if case.group == "KBNK W" {
             continue;
         }
-        assert_won(name, SeriesPosition::from_fen(fen.trim(), None, Rules::Italian).unwrap());
+        assert_won(&case.name, case.position);
         n += 1;
     }
     assert!(n >= 12);
@@ -165,7 +166,7 @@ fn listed_endgames_are_won() {
 #[test]
 fn random_endgames_are_won() {
     let mut rng = Rng::new(3);
-    // K+N+N only with Black (the seed, ch. 6.2.1); three pieces use the
+    // K+N+N only with Black (Janko 2015, §6.2.1); three pieces use the
     // planner with one piece standing still.
     let cases = [("RB", 2), ("BB", 2), ("Q", 1), ("RN", 1), ("BBN", 1)];
     for (set, n) in cases {

@@ -2,6 +2,7 @@
 //! confirmed by replay, found by each A* variant), agreement with the
 //! exhaustive search on short series, and soundness on random positions.
 
+use bastion_core::rng::Rng;
 use bastion_progressive::testset;
 use bastion_progressive::*;
 use std::time::Duration;
@@ -10,15 +11,7 @@ const SET: &str = include_str!("data/mates.txt");
 
 fn sample(per_len: usize) -> Vec<testset::MateCase> {
     let cases = testset::load(SET, Rules::Italian).expect("test set loads and every mate replays");
-    let mut seen = std::collections::BTreeMap::<u32, usize>::new();
-    cases
-        .into_iter()
-        .filter(|c| {
-            let e = seen.entry(c.position.series_len()).or_default();
-            *e += 1;
-            *e <= per_len
-        })
-        .collect()
+    testset::first_per_length(cases, per_len)
 }
 
 #[test]
@@ -73,16 +66,13 @@ fn exhaustive_agrees_on_short_series() {
 fn no_false_mates_in_random_positions() {
     // Random openings: whenever A* claims a mate it must replay as one, and
     // when the exhaustive search proves none, A* must not find one.
-    let mut seed = 0x1234_5678_9ABC_DEF1u64;
+    let mut rng = Rng::new(0x1234_5678_9ABC_DEF1);
     for _ in 0..12 {
         let mut p = SeriesPosition::startpos(Rules::Italian);
         for _ in 0..3 {
             while p.status() == Status::Ongoing {
                 let legal = p.legal_moves();
-                seed ^= seed << 13;
-                seed ^= seed >> 7;
-                seed ^= seed << 17;
-                p = p.play_unchecked(legal[(seed % legal.len() as u64) as usize]);
+                p = p.play_unchecked(legal[rng.below(legal.len())]);
                 if p.played() == 0 {
                     break;
                 }

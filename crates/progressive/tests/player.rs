@@ -23,7 +23,7 @@ fn plays_legal_series_from_the_start() {
 
 #[test]
 fn takes_a_mate() {
-    // Figure 2.2 of the seed: Black mates with 4.c6 Ng4 Qb6 Qxf2# (or another mate).
+    // Janko 2015, §2.3, Figs. 2.2 and 2.4: Black mates with 4.c6 Ng4 Qb6 Qxf2# (or another mate).
     let mut g = Game::new(Rules::Italian);
     for t in "e4 d5 Nf6 Nf3 exd5 Bb5".split_whitespace() {
         g.play_text(t).unwrap();
@@ -35,7 +35,7 @@ fn takes_a_mate() {
 
 #[test]
 fn prevents_the_scholars_mate() {
-    // Figure 2.1: after 1.e4 Black must stop 3.Bc4 Qh5 Qxf7#.
+    // Janko 2015, §2.3, Fig. 2.1: after 1.e4 Black must stop 3.Bc4 Qh5 Qxf7#.
     let mut g = Game::new(Rules::Italian);
     g.play_text("e4").unwrap();
     // Phase 3 checks each candidate with a slice of the turn's wall-clock time. At

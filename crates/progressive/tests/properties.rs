@@ -2,17 +2,12 @@
 //! check before the last move of a series (Italian), every generated series
 //! replays legally move by move, and the FEN round-trips at every step.
 
+use bastion_core::rng::Rng;
 use bastion_progressive::*;
 use proptest::prelude::*;
 
 fn random_game(seed: u64, turns: usize, rules: Rules) -> Vec<(SeriesPosition, Vec<bastion_core::Move>)> {
-    let mut rng = seed | 1;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
+    let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     let mut p = SeriesPosition::startpos(rules);
     for _ in 0..turns {
@@ -26,7 +21,7 @@ fn random_game(seed: u64, turns: usize, rules: Rules) -> Vec<(SeriesPosition, Ve
             if legal.is_empty() {
                 break;
             }
-            let m = legal[(next() % legal.len() as u64) as usize];
+            let m = legal[rng.below(legal.len())];
             moves.push(m);
             p = p.play_unchecked(m);
             if p.played() == 0 {

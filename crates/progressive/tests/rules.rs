@@ -1,5 +1,5 @@
-//! Rule cases from the seed (Janko 2015, figures 2.1–2.4 and 4.4), the game
-//! of its Table 2.1 replayed move by move, and the progressive specials
+//! Rule cases from Janko 2015 (§2.3, Figs. 2.1–2.4; §4.1.5, Fig. 4.4), the
+//! game of its Table 2.1 (§2.3) replayed move by move, and the progressive specials
 //! (en passant, stalemate inside a series, the 10-turn rule, FEN round trips).
 
 use bastion_progressive::*;

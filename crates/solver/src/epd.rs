@@ -1,6 +1,7 @@
 //! Mate suites in EPD: `FEN-fields bm #N;` or `dm N;` (negative N: the side
 //! to move is mated in |N|).
 
+use bastion_core::epd::Epd;
 use bastion_core::Position;
 
 /// One problem from a suite.
@@ -39,34 +40,13 @@ pub fn parse_suite(text: &str) -> Result<Vec<MateEntry>, EpdLineError> {
     Ok(out)
 }
 
-/// Reads one EPD line.
+/// Reads one EPD line (core's [`Epd`] reads the record and its mate distance).
 pub fn parse_line(t: &str, line: usize) -> Result<MateEntry, EpdLineError> {
     let err = |reason: String| EpdLineError { line, reason };
-    let fields: Vec<&str> = t.splitn(5, char::is_whitespace).collect();
-    if fields.len() < 4 {
-        return Err(err("needs four FEN fields".into()));
-    }
-    let position = Position::from_fen(&fields[..4].join(" ")).map_err(|e| err(format!("bad position: {e}")))?;
-    let ops = fields.get(4).copied().unwrap_or("");
-    let mut mate = None;
-    let mut id = None;
-    for op in ops.split(';') {
-        let op = op.trim();
-        let (name, arg) = op.split_once(char::is_whitespace).unwrap_or((op, ""));
-        let arg = arg.trim();
-        match name {
-            "bm" => {
-                if let Some(n) = arg.strip_prefix('#') {
-                    mate = Some(n.trim().parse::<i32>().map_err(|_| err(format!("bad mate count in bm {arg}")))?);
-                }
-            }
-            "dm" => mate = Some(arg.parse::<i32>().map_err(|_| err(format!("bad dm {arg}")))?),
-            "id" => id = Some(arg.trim_matches('"').to_string()),
-            _ => {}
-        }
-    }
-    let mate = mate.filter(|&m| m != 0 && m.abs() <= 60).ok_or_else(|| err("no `bm #N` or `dm N` operation".into()))?;
-    Ok(MateEntry { line, id, position, mate })
+    let epd = Epd::parse(t).map_err(|e| err(format!("bad position: {e}")))?;
+    let mate =
+        epd.mate().filter(|&m| m != 0 && m.abs() <= 60).ok_or_else(|| err("no `bm #N` or `dm N` operation".into()))?;
+    Ok(MateEntry { line, id: epd.id().map(str::to_string), position: epd.position, mate })
 }
 
 #[cfg(test)]
@@ -84,5 +64,9 @@ mod tests {
         assert_eq!(v[1].line, 3);
         assert!(parse_suite("xx w - - bm #2;").is_err());
         assert!(parse_suite("7k/8/8/8/8/8/8/R6K w - - bm Ra8;").is_err());
+        assert!(parse_suite("7k/8/8/8/8/8/8/R6K w - - bm #x;").is_err());
+        assert!(parse_suite("7k/8/8/8/8/8/8/R6K w - - dm 61;").is_err());
+        // Full FEN clocks before the operations are accepted.
+        assert_eq!(parse_suite("7k/8/8/8/8/8/8/R6K w - - 0 1 bm #1;").unwrap()[0].mate, 1);
     }
 }

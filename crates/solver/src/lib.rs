@@ -32,6 +32,8 @@ pub mod search;
 pub mod solve;
 pub mod stipulation;
 pub mod suite;
+pub mod suite_report;
+pub mod text;
 pub mod tt;
 pub mod verify;
 

@@ -1,6 +1,6 @@
 //! 2-bit win/draw/loss bitbases derived from DTM tables, for fast probing in
 //! search (the idea of keeping only the "won" knowledge compactly, as in the
-//! seed literature's ENAX scheme, with one more bit for losses).
+//! ENAX bases of Vučković, thesis, §6.7, with one more bit for losses).
 //!
 //! Each index takes two bits (0 draw or illegal, 1 win, 2 loss for the side
 //! to move), 32 positions per `u64`, uncompressed so a probe is one load.
@@ -119,8 +119,8 @@ impl ValueSource for Bitbase {
     /// Stands in a DTM code of the right sign (distance 1 or 2) for the WDL.
     fn code(&self, side: Color, idx: u64) -> Result<u16, TbError> {
         Ok(match self.wdl(side, idx) {
-            Wdl::Win => Dtm::Win(1).code(),
-            Wdl::Loss => Dtm::Loss(2).code(),
+            Wdl::Win | Wdl::CursedWin => Dtm::Win(1).code(),
+            Wdl::Loss | Wdl::BlessedLoss => Dtm::Loss(2).code(),
             Wdl::Draw => Dtm::Draw.code(),
         })
     }

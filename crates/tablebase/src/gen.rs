@@ -1,4 +1,4 @@
-//! The retrograde generator: Bratko's Algorithm B with move counters.
+//! The retrograde generator: Algorithm B (Bratko 1978, §2) with move counters.
 //!
 //! 1. *Initialisation* (one pass over all indices, both sides to move):
 //!    illegal and non-canonical indices are marked and cost nothing more;

@@ -10,7 +10,7 @@
 //!   adjacent) form the first factor; every other man adds a factor 64. When
 //!   both kings are on the diagonal the position is reflected so that the
 //!   smaller index results ("the first man off the diagonal lies below it", as
-//!   in Bratko's Fig. 3).
+//!   in Bratko 1978, §3, Fig. 3).
 //! * With pawns (scheme 2): only the left–right mirror applies. The white
 //!   king is folded onto files a–d (32 squares), the black king takes 64,
 //!   pieces 64 and pawns 48 (ranks 2–7).

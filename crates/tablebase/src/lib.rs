@@ -1,13 +1,15 @@
 //! Bastion's endgame tablebases.
 //!
-//! * [`gen`]: retrograde generation of distance-to-mate (DTM) tables, Bratko's
-//!   Algorithm B with move counters, for any material up to five men (pawns
+//! * [`gen`]: retrograde generation of distance-to-mate (DTM) tables, Algorithm B
+//!   (Bratko 1978, §2) with move counters, for any material up to five men (pawns
 //!   and en passant included, castling excluded).
 //! * [`format`]: the compressed, checksummed file format (see
 //!   `docs/tablebase-format.md`).
 //! * [`probe`]: [`Tablebases`], the thread-safe probing API for engines and tools.
 //! * [`bitbase`]: 2-bit win/draw/loss bitbases derived from DTM tables.
 //! * [`syzygy`]: probing standard Syzygy WDL/DTZ files.
+//! * [`probers`]: [`Probers`], both kinds of table behind the core's
+//!   [`TablebaseProbe`](bastion_core::TablebaseProbe) trait, for the engine and the referee.
 //! * [`stats`], [`verify`]: statistics and an independent check of a table.
 
 #![warn(missing_docs)]
@@ -20,6 +22,8 @@ pub mod gen;
 pub mod index;
 pub mod material;
 pub mod probe;
+pub mod probers;
+pub mod report;
 pub mod stats;
 pub mod syzygy;
 pub mod table;
@@ -30,6 +34,7 @@ pub use bitbase::{Bitbase, Bitbases};
 pub use error::TbError;
 pub use material::Material;
 pub use probe::{MoveValue, Tablebases};
-pub use syzygy::{SyzygyProber, SyzygyWdl};
+pub use probers::{OpenError, Probers};
+pub use syzygy::SyzygyProber;
 pub use table::{Codes, TableData, TableSet};
 pub use value::{Dtm, Wdl};

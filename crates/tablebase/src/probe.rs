@@ -13,6 +13,7 @@ use crate::index::Indexer;
 use crate::material::Material;
 use crate::table::{TableSet, ValueSource};
 use crate::value::{Dtm, Wdl};
+use bastion_core::tablebase::TablebaseProbe;
 use bastion_core::{Color, Move, Position};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -154,6 +155,27 @@ impl Tablebases {
             p = p.play(best.mv);
         }
         Ok(line)
+    }
+}
+
+/// Bastion's DTM tables behind the shared prober trait: exact distances to mate,
+/// values that ignore the 50-move rule (never cursed or blessed).
+impl TablebaseProbe for Tablebases {
+    fn max_pieces(&self) -> u32 {
+        self.max_men() as u32
+    }
+
+    fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
+        Tablebases::probe_wdl(self, pos)
+    }
+
+    fn probe_dtm(&self, pos: &Position) -> Option<i32> {
+        Tablebases::probe_dtm(self, pos).map(Dtm::signed_plies)
+    }
+
+    fn probe_root(&self, pos: &Position) -> Option<Vec<(Move, Wdl, Option<i32>)>> {
+        let values = self.try_move_values(pos).ok().flatten()?;
+        Some(values.into_iter().map(|mv| (mv.mv, mv.value.wdl(), mv.value.plies().map(i32::from))).collect())
     }
 }
 

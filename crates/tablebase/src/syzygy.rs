@@ -4,8 +4,8 @@
 //! the conversion costs a few microseconds, fine at the tablebase frontier of
 //! a search where a probe is rare compared to node counts.
 
-use crate::value::Wdl;
-use bastion_core::Position;
+use bastion_core::tablebase::{TablebaseProbe, Wdl};
+use bastion_core::{Move, Position};
 use shakmaty::fen::Fen;
 use shakmaty::{CastlingMode, Chess};
 use shakmaty_syzygy::{Tablebase, Wdl as SWdl};
@@ -23,33 +23,6 @@ pub enum SyzygyError {
     /// The probe failed (missing table, too many pieces, castling rights, corrupt file).
     #[error("syzygy probe: {0}")]
     Probe(String),
-}
-
-/// A Syzygy WDL value with the 50-move rule distinctions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum SyzygyWdl {
-    /// Loss.
-    Loss,
-    /// Loss that the 50-move rule turns into a draw.
-    BlessedLoss,
-    /// Draw.
-    Draw,
-    /// Win that the 50-move rule turns into a draw.
-    CursedWin,
-    /// Win.
-    Win,
-}
-
-impl SyzygyWdl {
-    /// Plain win/draw/loss ignoring the 50-move rule.
-    pub fn wdl(self) -> Wdl {
-        match self {
-            SyzygyWdl::Loss | SyzygyWdl::BlessedLoss => Wdl::Loss,
-            SyzygyWdl::Draw => Wdl::Draw,
-            SyzygyWdl::CursedWin | SyzygyWdl::Win => Wdl::Win,
-        }
-    }
 }
 
 /// Probes Syzygy tables in one or more directories.
@@ -77,15 +50,15 @@ impl SyzygyProber {
 
     /// WDL after a zeroing move (the value of the position itself when its
     /// halfmove clock is 0).
-    pub fn probe_wdl(&self, pos: &Position) -> Result<SyzygyWdl, SyzygyError> {
+    pub fn probe_wdl(&self, pos: &Position) -> Result<Wdl, SyzygyError> {
         let p = Self::convert(pos)?;
         let w = self.tb.probe_wdl_after_zeroing(&p).map_err(|e| SyzygyError::Probe(format!("{e}")))?;
         Ok(match w {
-            SWdl::Loss => SyzygyWdl::Loss,
-            SWdl::BlessedLoss => SyzygyWdl::BlessedLoss,
-            SWdl::Draw => SyzygyWdl::Draw,
-            SWdl::CursedWin => SyzygyWdl::CursedWin,
-            SWdl::Win => SyzygyWdl::Win,
+            SWdl::Loss => Wdl::Loss,
+            SWdl::BlessedLoss => Wdl::BlessedLoss,
+            SWdl::Draw => Wdl::Draw,
+            SWdl::CursedWin => Wdl::CursedWin,
+            SWdl::Win => Wdl::Win,
         })
     }
 
@@ -99,6 +72,47 @@ impl SyzygyProber {
             shakmaty_syzygy::MaybeRounded::Precise(v) => (v.0, false),
         })
     }
+}
+
+/// Syzygy WDL behind the shared prober trait; positions with more men than the
+/// tables hold, or that the probe cannot convert, are not covered.
+impl TablebaseProbe for SyzygyProber {
+    fn max_pieces(&self) -> u32 {
+        self.max_pieces() as u32
+    }
+
+    fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
+        if pos.occupied().count() as usize > self.max_pieces() {
+            return None;
+        }
+        self.probe_wdl(pos).ok()
+    }
+
+    fn probe_root(&self, pos: &Position) -> Option<Vec<(Move, Wdl, Option<i32>)>> {
+        root_values_after_zeroing(pos, |child| TablebaseProbe::probe_wdl(self, child))
+    }
+}
+
+/// Per-move values at the root from the WDL of each child (`child_wdl`), as
+/// [`TablebaseProbe::probe_root`] gives them. WDL after a zeroing move is exact only
+/// where the child's halfmove clock is 0, so any other move makes the answer `None`.
+pub(crate) fn root_values_after_zeroing(
+    pos: &Position,
+    child_wdl: impl Fn(&Position) -> Option<Wdl>,
+) -> Option<Vec<(Move, Wdl, Option<i32>)>> {
+    let mut out = Vec::new();
+    for m in pos.legal_moves().iter().copied() {
+        let child = pos.play(m);
+        if child.is_checkmate() {
+            out.push((m, Wdl::Win, Some(1)));
+            continue;
+        }
+        if child.halfmove_clock() != 0 {
+            return None;
+        }
+        out.push((m, child_wdl(&child)?.flip(), None));
+    }
+    Some(out)
 }
 
 #[cfg(test)]

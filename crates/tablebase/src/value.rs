@@ -1,9 +1,11 @@
-//! Values of positions: distance to mate in plies, and win/draw/loss.
+//! Values of positions: distance to mate in plies ([`Dtm`]), and its
+//! win/draw/loss part, the core's [`Wdl`] (re-exported here).
 //!
 //! Stored codes: 0 = draw, 1 = illegal or non-canonical index, `2 + n` = mate
 //! in `n` plies: the side to move wins if `n` is odd and is mated if `n` is
 //! even (a side to move cannot be mated on its own move).
 
+pub use bastion_core::tablebase::Wdl;
 use serde::Serialize;
 use std::cmp::Ordering;
 
@@ -22,18 +24,6 @@ pub enum Dtm {
     Loss(u16),
     /// Drawn with best play.
     Draw,
-}
-
-/// Win, draw or loss for the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Wdl {
-    /// The side to move wins.
-    Win,
-    /// Drawn with best play.
-    Draw,
-    /// The side to move loses.
-    Loss,
 }
 
 impl Dtm {
@@ -59,7 +49,7 @@ impl Dtm {
         }
     }
 
-    /// The win/draw/loss part.
+    /// The win/draw/loss part (DTM tables ignore the 50-move rule: never cursed or blessed).
     pub fn wdl(self) -> Wdl {
         match self {
             Dtm::Win(_) => Wdl::Win,

@@ -1,11 +1,12 @@
 //! Core-chess endpoints: legal moves, playing a move, replaying a game, PGN.
 
 use crate::error::{ApiError, ApiJson, ApiResult};
-use crate::pgn;
 use axum::Json;
 use bastion_core::{Color, Game, Move, Outcome, Position, Termination};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
+
+pub mod pgn;
 
 /// Longest FEN accepted; real ones are under 100 characters.
 const MAX_FEN_LEN: usize = 200;

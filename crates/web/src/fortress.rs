@@ -67,7 +67,7 @@ pub async fn fortress(State(state): State<AppState>, ApiJson(req): ApiJson<Fortr
     let out = tokio::task::spawn_blocking(move || {
         let _permit = permit;
         let (program, args) = cmd.split_first().ok_or_else(|| ApiError::unavailable("no engine command"))?;
-        let mut engine = bastion_uci::Engine::spawn(program, args)
+        let mut engine = bastion_uci_client::Engine::spawn(program, args)
             .map_err(|e| ApiError::unavailable(format!("cannot start the engine for the fortress detector: {e}")))?;
         let result = analyse(&fen, &config, &mut engine);
         let _ = engine.quit(Duration::from_secs(2));

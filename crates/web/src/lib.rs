@@ -14,7 +14,6 @@ pub mod chess;
 pub mod engine;
 pub mod error;
 pub mod fortress;
-pub mod pgn;
 pub mod progressive;
 pub mod solver;
 pub mod tablebase;

@@ -176,7 +176,7 @@ pub async fn computer(State(state): State<AppState>, ApiJson(req): ApiJson<ProgR
     let pos = g.position().clone();
     let out = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        let opts = PlayerOptions { time, mate: MateOptions::with_time(time / 2), ..PlayerOptions::default() };
+        let opts = PlayerOptions::with_time(time);
         choose_series(&pos, &opts).map(|c| {
             let mut p = pos.clone();
             let mut texts = Vec::new();
@@ -202,7 +202,7 @@ pub async fn mate(State(state): State<AppState>, ApiJson(req): ApiJson<ProgReq>)
     if g.result().is_some() {
         return Err(ApiError::bad_request("the game is over"));
     }
-    let time = think_time(&req, 10_000)?;
+    let time = think_time(&req, MateOptions::default().time_limit.as_millis() as u64)?;
     let nodes = req.max_nodes.map(|n| n.clamp(1, 50_000_000));
     let permit = state.job_permit().await?;
     let pos = g.position().clone();

@@ -6,7 +6,7 @@ use crate::error::{ApiError, ApiJson, ApiResult};
 use crate::AppState;
 use axum::extract::State;
 use axum::Json;
-use bastion_tablebase::{Dtm, Material, Tablebases};
+use bastion_tablebase::{Material, Tablebases};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::path::Path;
@@ -21,21 +21,6 @@ pub fn open(dir: Option<&Path>) -> anyhow::Result<Option<Tablebases>> {
         anyhow::bail!("tablebase directory {} does not exist", d.display());
     }
     Ok(Some(Tablebases::open(&[d]).map_err(|e| anyhow::anyhow!("cannot open tablebases in {}: {e}", d.display()))?))
-}
-
-fn wdl_name(v: Dtm) -> &'static str {
-    match v {
-        Dtm::Win(_) => "win",
-        Dtm::Draw => "draw",
-        Dtm::Loss(_) => "loss",
-    }
-}
-
-fn dtm_plies(v: Dtm) -> Option<u16> {
-    match v {
-        Dtm::Win(n) | Dtm::Loss(n) => Some(n),
-        Dtm::Draw => None,
-    }
 }
 
 /// Body of `/api/tb/probe`.
@@ -71,7 +56,7 @@ pub async fn probe(State(state): State<AppState>, ApiJson(req): ApiJson<ProbeReq
             .map(|mv| {
                 json!({
                     "uci": pos.to_uci(mv.mv), "san": pos.san(mv.mv),
-                    "wdl": wdl_name(mv.value), "dtm": dtm_plies(mv.value),
+                    "wdl": mv.value.wdl().name(), "dtm": mv.value.plies(),
                     "mate_in": mv.value.moves(), "value_text": mv.value.to_string(),
                 })
             })
@@ -79,8 +64,8 @@ pub async fn probe(State(state): State<AppState>, ApiJson(req): ApiJson<ProbeReq
         Ok::<Value, ApiError>(json!({
             "fen": pos.fen(),
             "ending": ending,
-            "wdl": wdl_name(value),
-            "dtm": dtm_plies(value),
+            "wdl": value.wdl().name(),
+            "dtm": value.plies(),
             "mate_in": value.moves(),
             "value_text": value.to_string(),
             "moves": moves,

@@ -20,8 +20,10 @@
 
 mod build;
 mod random;
+mod tools;
 
 pub use build::{BookBuilder, LearnParams, LearnReport};
+pub use tools::{BookProbe, BuildSummary, LearnSummary, ProbedMove};
 
 use bastion_core::{CastlingSide, Color, Move, Position, Role, Square};
 use random::RANDOM64;

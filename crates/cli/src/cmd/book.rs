@@ -2,11 +2,10 @@
 //! learn from played games.
 
 use anyhow::{bail, Context, Result};
-use bastion_arena::book::{polyglot_key, BookBuilder, LearnParams, LearnReport, PolyglotBook};
+use bastion_arena::book::{BookBuilder, BookProbe, BuildSummary, LearnParams, PolyglotBook};
 use bastion_arena::pgn;
-use bastion_core::{Color, Position};
+use bastion_core::Position;
 use clap::{Args, Subcommand};
-use serde::Serialize;
 use std::path::PathBuf;
 
 /// Arguments of `bastion book`.
@@ -71,39 +70,6 @@ enum BookCommand {
     },
 }
 
-#[derive(Serialize)]
-struct BuildReport {
-    games: u64,
-    skipped: u64,
-    entries: usize,
-    output: String,
-}
-
-#[derive(Serialize)]
-struct ProbeMove {
-    uci: String,
-    san: String,
-    weight: u16,
-    percent: f64,
-}
-
-#[derive(Serialize)]
-struct ProbeReport {
-    fen: String,
-    key: String,
-    moves: Vec<ProbeMove>,
-}
-
-#[derive(Serialize)]
-struct LearnSummary {
-    games: usize,
-    learned: usize,
-    raised: usize,
-    lowered: usize,
-    added: usize,
-    entries: usize,
-}
-
 /// Runs the subcommand.
 pub fn run(args: BookArgs) -> Result<()> {
     match args.command {
@@ -112,20 +78,13 @@ pub fn run(args: BookArgs) -> Result<()> {
             let mut skipped = 0u64;
             for path in &files {
                 let f = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
-                pgn::for_each_game(std::io::BufReader::new(f), |g| {
-                    match g.winner() {
-                        // Only finished games say which moves were good; a broken
-                        // game still counts up to its last legal move.
-                        Some(w) => builder.add_game(&g.start, &g.moves, w),
-                        None => skipped += 1,
-                    }
-                    true
-                })
-                .with_context(|| format!("reading {}", path.display()))?;
+                skipped += builder
+                    .add_pgn(std::io::BufReader::new(f))
+                    .with_context(|| format!("reading {}", path.display()))?;
             }
             let book = builder.build();
             book.save(&output)?;
-            let r = BuildReport {
+            let r = BuildSummary {
                 games: builder.games(),
                 skipped,
                 entries: book.len(),
@@ -134,10 +93,7 @@ pub fn run(args: BookArgs) -> Result<()> {
             if json {
                 println!("{}", serde_json::to_string_pretty(&r)?);
             } else {
-                println!(
-                    "{} games ({} without result skipped) -> {} entries in {}",
-                    r.games, r.skipped, r.entries, r.output
-                );
+                println!("{}", r.to_line());
             }
         }
         BookCommand::Probe { book, fen, moves, json } => {
@@ -150,31 +106,11 @@ pub fn run(args: BookArgs) -> Result<()> {
                 let mv = pos.parse_move(m).with_context(|| format!("move {m:?}"))?;
                 pos = pos.play(mv);
             }
-            let found = book.probe(&pos);
-            let total: f64 = found.iter().map(|&(_, w)| f64::from(w)).sum();
-            let r = ProbeReport {
-                fen: pos.fen(),
-                key: format!("{:016x}", polyglot_key(&pos)),
-                moves: found
-                    .iter()
-                    .map(|&(m, w)| ProbeMove {
-                        uci: pos.to_uci(m),
-                        san: pos.san(m),
-                        weight: w,
-                        percent: if total > 0.0 { 100.0 * f64::from(w) / total } else { 0.0 },
-                    })
-                    .collect(),
-            };
+            let r = BookProbe::new(&book, &pos);
             if json {
                 println!("{}", serde_json::to_string_pretty(&r)?);
             } else {
-                println!("{}  key {}", r.fen, r.key);
-                if r.moves.is_empty() {
-                    println!("no book moves");
-                }
-                for m in &r.moves {
-                    println!("{:<8} {:<6} weight {:>5} ({:.1}%)", m.san, m.uci, m.weight, m.percent);
-                }
+                print!("{}", r.to_text());
             }
         }
         BookCommand::Learn { pgn: games_path, book: book_path, engine_name, max_ply, json } => {
@@ -183,42 +119,15 @@ pub fn run(args: BookArgs) -> Result<()> {
                 std::fs::File::open(&games_path).with_context(|| format!("cannot read {}", games_path.display()))?;
             let games = pgn::read_games(std::io::BufReader::new(f))?;
             let params = LearnParams { max_ply, ..LearnParams::default() };
-            let mut total = LearnReport::default();
-            let mut learned = 0;
-            for g in &games {
-                let learner = if g.header("White") == Some(engine_name.as_str()) {
-                    Color::White
-                } else if g.header("Black") == Some(engine_name.as_str()) {
-                    Color::Black
-                } else {
-                    continue;
-                };
-                let Some(winner) = g.winner() else { continue };
-                let r = book.learn(&g.start, &g.moves, learner, winner, &params);
-                total.raised += r.raised;
-                total.lowered += r.lowered;
-                total.added += r.added;
-                learned += 1;
-            }
-            if learned == 0 && !games.is_empty() {
+            let s = book.learn_games(&games, &engine_name, &params);
+            if s.learned == 0 && !games.is_empty() {
                 bail!("no finished game in {} was played by {engine_name:?}", games_path.display());
             }
             book.save(&book_path)?;
-            let s = LearnSummary {
-                games: games.len(),
-                learned,
-                raised: total.raised,
-                lowered: total.lowered,
-                added: total.added,
-                entries: book.len(),
-            };
             if json {
                 println!("{}", serde_json::to_string_pretty(&s)?);
             } else {
-                println!(
-                    "learned from {}/{} games: {} raised, {} lowered, {} added; book has {} entries",
-                    s.learned, s.games, s.raised, s.lowered, s.added, s.entries
-                );
+                println!("{}", s.to_line());
             }
         }
     }

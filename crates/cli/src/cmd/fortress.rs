@@ -2,20 +2,18 @@
 //! (Guid & Bratko 2012), breakthrough search, fortress avoidance, plots, and
 //! accuracy on a labelled set.
 
-use std::collections::HashSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use bastion_fortress::labels::{read_labelled, Label, LabelledPosition};
+use bastion_fortress::labels::read_labelled;
+use bastion_fortress::suite::{parse_resume, remaining, suite_config};
 use bastion_fortress::{
-    analyse_with_progress, render_png, render_svg, render_time_svg, Analysis, Config, PlotKind, Stage, Thresholds,
-    Verdict,
+    analyse_with_progress, write_plot, Analysis, Config, PlotFormat, PlotKind, SuiteReport, SuiteRow, Thresholds,
 };
-use bastion_uci::Engine;
+use bastion_uci_client::Engine;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use serde::{Deserialize, Serialize};
 
 /// Arguments of `bastion fortress`.
 #[derive(Args, Debug)]
@@ -63,7 +61,7 @@ pub struct FortressArgs {
     #[arg(long, default_value_t = Thresholds::default().rise)]
     rise: f64,
     /// Flat curves at or above this advantage (pawns) read as won plateaus;
-    /// `inf` gives the paper's pure shape criterion.
+    /// `inf` gives the pure shape criterion of Guid & Bratko 2012, §3.
     #[arg(long, default_value_t = Thresholds::default().decisive)]
     decisive: f64,
     /// A rise counts as progress only when it ends at least this far ahead (pawns).
@@ -105,23 +103,23 @@ pub fn run(args: FortressArgs) -> Result<()> {
     };
     bastion_core::Position::from_fen(fen).with_context(|| format!("bad FEN {fen:?}"))?;
     for path in [&args.plot, &args.time_plot].into_iter().flatten() {
-        plot_kind_of(path)?;
+        plot_format(path)?;
     }
     let mut engine = start_engine(&args)?;
     let bar = spinner(args.json);
     let analysis =
-        analyse_with_progress(fen, &config, &mut engine, &mut |s| bar.set_message(stage_text(&s, config.max_depth)))?;
+        analyse_with_progress(fen, &config, &mut engine, &mut |s| bar.set_message(s.describe(config.max_depth)))?;
     bar.finish_and_clear();
     if let Some(path) = &args.plot {
-        write_plot(&analysis, PlotKind::Evaluations, path)?;
+        save_plot(&analysis, PlotKind::Evaluations, path)?;
     }
     if let Some(path) = &args.time_plot {
-        write_plot(&analysis, PlotKind::Time, path)?;
+        save_plot(&analysis, PlotKind::Time, path)?;
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&analysis)?);
     } else {
-        print_text(&analysis);
+        print!("{}", analysis.to_text());
     }
     Ok(())
 }
@@ -178,152 +176,12 @@ fn spinner(hidden: bool) -> ProgressBar {
     bar
 }
 
-fn stage_text(s: &Stage, max: u32) -> String {
-    match s {
-        Stage::Main { depth } => format!("main search: depth {depth}/{max}"),
-        Stage::Breakthrough { index, total } => format!("breakthrough search: move {index}/{total}"),
-        Stage::Replies { san } => format!("following replies to {san}"),
-        Stage::Avoid { index, total } => format!("judging top move {index}/{total}"),
-    }
+fn plot_format(path: &Path) -> Result<PlotFormat> {
+    PlotFormat::of(path).with_context(|| format!("plot file {} must end in .svg or .png", path.display()))
 }
 
-fn plot_kind_of(path: &Path) -> Result<bool> {
-    match path.extension().and_then(|e| e.to_str()).map(str::to_ascii_lowercase).as_deref() {
-        Some("svg") => Ok(false),
-        Some("png") => Ok(true),
-        _ => bail!("plot file {} must end in .svg or .png", path.display()),
-    }
-}
-
-fn write_plot(analysis: &Analysis, kind: PlotKind, path: &Path) -> Result<()> {
-    if plot_kind_of(path)? {
-        render_png(analysis, kind, path).with_context(|| format!("writing {}", path.display()))?;
-    } else {
-        let svg = match kind {
-            PlotKind::Evaluations => render_svg(analysis),
-            PlotKind::Time => render_time_svg(analysis),
-        };
-        std::fs::write(path, svg).with_context(|| format!("writing {}", path.display()))?;
-    }
-    Ok(())
-}
-
-fn print_text(a: &Analysis) {
-    println!("position  {}", a.fen);
-    println!(
-        "engine    {} (depths {}-{}, MultiPV {})",
-        a.engine, a.config.min_depth, a.config.max_depth, a.config.multipv
-    );
-    print!("depth");
-    for c in &a.curves {
-        print!(" {:>8}", c.san);
-    }
-    println!(" {:>9}", "time(ms)");
-    for p in &a.principal {
-        print!("{:>5}", p.depth);
-        for c in &a.curves {
-            print!(" {:>8}", c.at(p.depth).map_or("-".into(), |e| e.display()));
-        }
-        let ms = a.times.iter().find(|t| t.depth == p.depth).map_or(0, |t| t.ms);
-        println!(" {ms:>9}");
-    }
-    let e = &a.evidence;
-    println!("\nverdict   {}: {}", a.verdict.to_string().to_uppercase(), e.reason);
-    println!(
-        "evidence  ahead {} (material {:+}), final {}, window {}-{}: range {:.2}, rise {:+.2}, spread {:.2} over {} moves",
-        e.ahead.map_or("nobody".into(), |s| format!("{s:?}").to_lowercase()),
-        e.material,
-        e.final_eval,
-        e.window_from,
-        e.final_depth,
-        e.range,
-        e.rise,
-        e.spread,
-        e.moves_compared
-    );
-    if let (Some(d), Some(ms)) = (a.verdict_depth, a.verdict_ms) {
-        println!("stable    verdict unchanged from depth {d} on ({ms} ms of search)");
-    }
-    if a.truncated_searches > 0 {
-        println!("note      {} search(es) hit the time limit; their reached depths were used", a.truncated_searches);
-    }
-    if a.breakthrough_searched {
-        if a.breakthroughs.is_empty() {
-            println!("breakthrough  none: no legal move's curve rises consistently");
-        }
-        for b in &a.breakthroughs {
-            let last = b.curve.last().map_or("-".into(), |p| p.eval.display());
-            let replies = match b.replies_rise {
-                Some(true) => format!(
-                    "opponent's best replies ({}) keep rising too",
-                    b.replies.iter().map(|r| r.san.as_str()).collect::<Vec<_>>().join(", ")
-                ),
-                Some(false) => "but the opponent's best replies do not keep rising".into(),
-                None => "replies not checked".into(),
-            };
-            println!(
-                "breakthrough  {} rises to {last}{}; {replies}",
-                b.curve.san,
-                if b.overtakes { " and overtakes the top moves" } else { "" }
-            );
-        }
-    }
-    if let Some(av) = &a.avoidance {
-        for j in &av.judged {
-            println!("after {:<8} {:>7}  {:<8} {}", j.san, j.eval.display(), j.verdict, j.reason);
-        }
-        if av.best_is_fortress {
-            match &av.alternative {
-                Some(alt) => println!(
-                    "avoid     the best move {} leads into a fortress; play {} ({}) to keep progress",
-                    av.judged[0].san,
-                    alt.san,
-                    alt.eval.display()
-                ),
-                None => println!(
-                    "avoid     the best move {} leads into a fortress, and no top move keeps progress",
-                    av.judged[0].san
-                ),
-            }
-        } else {
-            println!("avoid     the best move does not lead into a fortress");
-        }
-    }
-}
-
-/// One finished position of a suite run (also the resume-file line).
-#[derive(Serialize, Deserialize)]
-struct SuiteRow {
-    id: String,
-    label: Label,
-    verdict: Verdict,
-    correct: bool,
-    final_eval: String,
-    range: f64,
-    rise: f64,
-    spread: f64,
-    verdict_depth: Option<u32>,
-    verdict_ms: Option<u64>,
-    total_ms: u64,
-    reason: String,
-}
-
-#[derive(Serialize)]
-struct SuiteReport {
-    engine: String,
-    max_depth: u32,
-    multipv: u32,
-    thresholds: Thresholds,
-    positions: usize,
-    correct: usize,
-    accuracy: f64,
-    fortress_called_fortress: usize,
-    fortresses: usize,
-    progress_called_progress: usize,
-    progresses: usize,
-    median_verdict_depth: Option<u32>,
-    median_verdict_ms: Option<u64>,
-    rows: Vec<SuiteRow>,
+fn save_plot(analysis: &Analysis, kind: PlotKind, path: &Path) -> Result<()> {
+    write_plot(analysis, kind, plot_format(path)?, path).with_context(|| format!("writing {}", path.display()))
 }
 
 fn run_suite(path: &Path, args: &FortressArgs, config: &Config) -> Result<()> {
@@ -331,25 +189,19 @@ fn run_suite(path: &Path, args: &FortressArgs, config: &Config) -> Result<()> {
     if set.is_empty() {
         bail!("{} holds no positions", path.display());
     }
-    // The suite measures the verdict; the breakthrough search is not scored.
-    let config = Config { breakthrough: false, ..config.clone() };
+    let config = suite_config(config);
     let mut rows: Vec<SuiteRow> = Vec::new();
-    if let Some(out) = &args.out {
-        if out.exists() {
-            let text = std::fs::read_to_string(out).with_context(|| format!("reading {}", out.display()))?;
-            // A line cut short by an interruption is simply redone.
-            rows.extend(text.lines().filter_map(|l| serde_json::from_str::<SuiteRow>(l).ok()));
-        }
+    if let Some(out) = args.out.as_ref().filter(|out| out.exists()) {
+        rows = parse_resume(&std::fs::read_to_string(out).with_context(|| format!("reading {}", out.display()))?);
     }
-    let done: HashSet<String> = rows.iter().map(|r| r.id.clone()).collect();
-    let todo: Vec<&LabelledPosition> = set.iter().filter(|p| !done.contains(&p.id)).collect();
+    let todo = remaining(&set, &rows);
     let mut engine = start_engine(args)?;
     let engine_name = engine.name().unwrap_or("unknown engine").to_owned();
     let bar = if args.json { ProgressBar::hidden() } else { ProgressBar::new(set.len() as u64) };
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    bar.set_position(done.len() as u64);
+    bar.set_position((set.len() - todo.len()) as u64);
     let mut sink = match &args.out {
         Some(out) => Some(
             std::fs::OpenOptions::new()
@@ -364,24 +216,7 @@ fn run_suite(path: &Path, args: &FortressArgs, config: &Config) -> Result<()> {
         bar.set_message(p.id.clone());
         let a = analyse_with_progress(&p.fen, &config, &mut engine, &mut |_| {})
             .with_context(|| format!("analysing {}", p.id))?;
-        let want = match p.label {
-            Label::Fortress => Verdict::Fortress,
-            Label::Progress => Verdict::Progress,
-        };
-        let row = SuiteRow {
-            id: p.id.clone(),
-            label: p.label,
-            verdict: a.verdict,
-            correct: a.verdict == want,
-            final_eval: a.evidence.final_eval.clone(),
-            range: a.evidence.range,
-            rise: a.evidence.rise,
-            spread: a.evidence.spread,
-            verdict_depth: a.verdict_depth,
-            verdict_ms: a.verdict_ms,
-            total_ms: a.elapsed_ms,
-            reason: a.evidence.reason.clone(),
-        };
+        let row = SuiteRow::new(p, &a);
         if let Some(f) = sink.as_mut() {
             writeln!(f, "{}", serde_json::to_string(&row)?)?;
             f.flush()?;
@@ -390,70 +225,11 @@ fn run_suite(path: &Path, args: &FortressArgs, config: &Config) -> Result<()> {
         bar.inc(1);
     }
     bar.finish_and_clear();
-    // Report in the file's order.
-    rows.sort_by_key(|r| set.iter().position(|p| p.id == r.id).unwrap_or(usize::MAX));
-    rows.retain(|r| set.iter().any(|p| p.id == r.id));
-    let count = |l: Label, ok: bool| rows.iter().filter(|r| r.label == l && (!ok || r.correct)).count();
-    let median = |mut v: Vec<u64>| -> Option<u64> {
-        v.sort_unstable();
-        v.get(v.len() / 2).copied()
-    };
-    let correct_rows: Vec<&SuiteRow> = rows.iter().filter(|r| r.correct).collect();
-    let report = SuiteReport {
-        engine: engine_name,
-        max_depth: config.max_depth,
-        multipv: config.multipv,
-        thresholds: config.thresholds,
-        positions: rows.len(),
-        correct: rows.iter().filter(|r| r.correct).count(),
-        accuracy: rows.iter().filter(|r| r.correct).count() as f64 / rows.len().max(1) as f64,
-        fortress_called_fortress: count(Label::Fortress, true),
-        fortresses: count(Label::Fortress, false),
-        progress_called_progress: count(Label::Progress, true),
-        progresses: count(Label::Progress, false),
-        median_verdict_depth: median(correct_rows.iter().filter_map(|r| r.verdict_depth.map(u64::from)).collect())
-            .map(|d| d as u32),
-        median_verdict_ms: median(correct_rows.iter().filter_map(|r| r.verdict_ms).collect()),
-        rows,
-    };
+    let report = SuiteReport::new(engine_name, &config, &set, rows);
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
-        return Ok(());
-    }
-    println!(
-        "{:<22} {:<9} {:<9} {:>8} {:>6} {:>6} {:>6} {:>6} {:>8}",
-        "id", "label", "verdict", "final", "range", "rise", "spread", "v.dep", "v.ms"
-    );
-    for r in &report.rows {
-        println!(
-            "{:<22} {:<9} {:<9} {:>8} {:>6.2} {:>+6.2} {:>6.2} {:>6} {:>8} {}",
-            r.id,
-            format!("{:?}", r.label).to_lowercase(),
-            r.verdict.to_string(),
-            r.final_eval,
-            r.range,
-            r.rise,
-            r.spread,
-            r.verdict_depth.map_or("-".into(), |d| d.to_string()),
-            r.verdict_ms.map_or("-".into(), |d| d.to_string()),
-            if r.correct { "" } else { "  <-- wrong" }
-        );
-    }
-    println!(
-        "\n{} of {} correct ({:.0}%): fortresses {}/{}, progress {}/{}; engine {}, depth {}, MultiPV {}",
-        report.correct,
-        report.positions,
-        100.0 * report.accuracy,
-        report.fortress_called_fortress,
-        report.fortresses,
-        report.progress_called_progress,
-        report.progresses,
-        report.engine,
-        report.max_depth,
-        report.multipv
-    );
-    if let (Some(d), Some(ms)) = (report.median_verdict_depth, report.median_verdict_ms) {
-        println!("median depth to a stable correct verdict: {d} ({ms} ms of search)");
+    } else {
+        print!("{}", report.to_text());
     }
     Ok(())
 }

@@ -4,17 +4,15 @@
 use anyhow::{bail, Context, Result};
 use bastion_arena::book::LearnParams;
 use bastion_arena::openings::{self, Opening};
-use bastion_arena::referee::{
-    Adjudication, DrawRule, EngineConfig, RefereeConfig, ResignRule, TablebaseProbe, TimeControl,
-};
+use bastion_arena::referee::{Adjudication, DrawRule, EngineConfig, RefereeConfig, ResignRule, TimeControl};
 use bastion_arena::stats::SprtParams;
 use bastion_arena::tournament::{run_match, BookLearning, MatchConfig};
-use bastion_core::Position;
-use bastion_tablebase::{SyzygyWdl, Wdl};
+use bastion_core::TablebaseProbe;
+use bastion_tablebase::Probers;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -108,57 +106,15 @@ pub struct MatchArgs {
     json: bool,
 }
 
-/// Bastion's own DTM tables as a tablebase adjudicator.
-struct BastionTables(bastion_tablebase::Tablebases);
-
-impl TablebaseProbe for BastionTables {
-    fn max_pieces(&self) -> u32 {
-        self.0.max_men() as u32
-    }
-    fn probe_wdl(&self, pos: &Position) -> Option<i8> {
-        self.0.probe_wdl(pos).map(|w| match w {
-            Wdl::Win => 1,
-            Wdl::Draw => 0,
-            Wdl::Loss => -1,
-        })
-    }
-}
-
-/// Syzygy WDL tables as a tablebase adjudicator (50-move rule respected).
-struct SyzygyTables(bastion_tablebase::SyzygyProber, u32);
-
-impl TablebaseProbe for SyzygyTables {
-    fn max_pieces(&self) -> u32 {
-        self.1
-    }
-    fn probe_wdl(&self, pos: &Position) -> Option<i8> {
-        self.0.probe_wdl(pos).ok().map(|w| match w {
-            SyzygyWdl::Win => 1,
-            SyzygyWdl::CursedWin | SyzygyWdl::Draw | SyzygyWdl::BlessedLoss => 0,
-            SyzygyWdl::Loss => -1,
-        })
-    }
-}
-
+/// The tables named by `--syzygy` or, without it, `--tb-dir`, as the referee's
+/// adjudicator: Syzygy respects the 50-move rule, Bastion's DTM tables do not.
 fn tablebase_adjudicator(args: &MatchArgs) -> Result<Option<Arc<dyn TablebaseProbe>>> {
-    if let Some(dir) = &args.syzygy {
-        let (prober, files) = bastion_tablebase::SyzygyProber::open(dir)
-            .map_err(|e| anyhow::anyhow!("cannot open Syzygy tables in {}: {e}", dir.display()))?;
-        if files == 0 {
-            bail!("no Syzygy tables found in {}", dir.display());
-        }
-        let max = prober.max_pieces() as u32;
-        return Ok(Some(Arc::new(SyzygyTables(prober, max))));
-    }
-    if let Some(dir) = &args.tb_dir {
-        let tables = bastion_tablebase::Tablebases::open(&[dir])
-            .with_context(|| format!("cannot open tablebases in {}", dir.display()))?;
-        if tables.max_men() == 0 {
-            bail!("no Bastion tablebase files found in {}", dir.display());
-        }
-        return Ok(Some(Arc::new(BastionTables(tables))));
-    }
-    Ok(None)
+    let probers = match (&args.syzygy, &args.tb_dir) {
+        (Some(dir), _) => Probers::open::<&Path>(&[], Some(dir.as_path())),
+        (None, Some(dir)) => Probers::open(&[dir], None),
+        (None, None) => return Ok(None),
+    }?;
+    Ok(Some(Arc::new(probers)))
 }
 
 fn parse_sprt(words: &[String]) -> Result<SprtParams> {

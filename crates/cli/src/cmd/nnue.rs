@@ -6,9 +6,9 @@
 //! fits a network that the engine loads with the `EvalFile` option.
 
 use anyhow::{bail, Context, Result};
-use bastion_engine::nnue::train::{self, FloatNetwork, LabelConfig, TrainConfig, Trainer};
 use bastion_engine::nnue::{KingLayout, Network};
-use bastion_engine::search::ordering::is_capture;
+use bastion_train::positions::QuietPositions;
+use bastion_train::{dataset, write_atomically, FloatNetwork, LabelConfig, RunFiles, TrainConfig, Trainer};
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -140,13 +140,10 @@ pub fn run(args: NnueArgs) -> Result<()> {
     }
 }
 
-/// Game positions worth a label: not in check, and the move played from them is quiet
-/// (a capture or promotion means the position was in the middle of an exchange).
-/// Each position is kept once, with the result of the first finished game it came from.
+/// Game positions worth a label (see [`QuietPositions`]).
 fn positions(a: PositionsArgs) -> Result<()> {
-    let mut seen = std::collections::HashSet::new();
-    let mut out = String::new();
-    let (mut games, mut skipped) = (0usize, 0usize);
+    let mut set = QuietPositions::new();
+    let mut skipped = 0usize;
     for path in &a.pgn {
         let reader: Box<dyn std::io::Read> = if path.as_os_str() == "-" {
             Box::new(std::io::stdin())
@@ -154,38 +151,26 @@ fn positions(a: PositionsArgs) -> Result<()> {
             Box::new(std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?)
         };
         bastion_arena::pgn::for_each_game(reader, |game| {
-            let result = match game.winner() {
-                Some(Some(bastion_core::Color::White)) => "1",
-                Some(Some(bastion_core::Color::Black)) => "0",
-                Some(None) => "0.5",
-                None => {
-                    skipped += 1;
-                    return true;
-                }
-            };
-            games += 1;
-            let mut pos = game.start.clone();
-            for &m in &game.moves {
-                if !pos.in_check() && !is_capture(&pos, m) && !m.is_promotion() && seen.insert(pos.key()) {
-                    out.push_str(&format!("{},{result},{games}\n", pos.fen()));
-                }
-                pos = pos.play(m);
+            match game.winner() {
+                Some(winner) => set.add_game(&game.start, &game.moves, winner),
+                None => skipped += 1,
             }
             true
         })
         .with_context(|| format!("reading {}", path.display()))?;
     }
-    train::write_atomically(&a.out, out.as_bytes()).with_context(|| format!("writing {}", a.out.display()))?;
+    write_atomically(&a.out, set.lines().as_bytes()).with_context(|| format!("writing {}", a.out.display()))?;
+    let games = set.games();
     if a.json {
         println!(
             "{}",
-            serde_json::json!({"games": games, "unfinished_games_skipped": skipped, "positions": seen.len(),
+            serde_json::json!({"games": games, "unfinished_games_skipped": skipped, "positions": set.len(),
                 "out": a.out.display().to_string()})
         );
     } else {
         println!(
             "{} positions from {games} games ({skipped} without a result skipped) written to {}",
-            seen.len(),
+            set.len(),
             a.out.display()
         );
     }
@@ -211,7 +196,7 @@ fn label(a: LabelArgs) -> Result<()> {
     }
     let stop = interrupt_flag();
     let progress = bar(a.json, 0, "{bar:40} {pos}/{len} positions eta {eta}");
-    let written = train::label_file(
+    let written = bastion_train::label_file(
         &a.data,
         &a.out,
         &LabelConfig { depth: a.depth, random_plies: a.random_plies, seed: a.seed, threads: a.threads },
@@ -254,23 +239,19 @@ fn fit(a: TrainArgs) -> Result<()> {
     }
     let val_every = if a.validation.is_some() { 0 } else { a.val_every };
     let (data, mut val, mut bad) =
-        train::load(&a.data, a.lambda, val_every).with_context(|| format!("reading {}", a.data.display()))?;
+        dataset::load(&a.data, a.lambda, val_every).with_context(|| format!("reading {}", a.data.display()))?;
     if let Some(path) = &a.validation {
-        let (_, held_out, b) = train::load(path, a.lambda, 1).with_context(|| format!("reading {}", path.display()))?;
+        let (_, held_out, b) =
+            dataset::load(path, a.lambda, 1).with_context(|| format!("reading {}", path.display()))?;
         val = held_out;
         bad += b;
     }
     if data.is_empty() {
         bail!("no usable positions in {}", a.data.display());
     }
-    let ckpt = a.out.with_extension("ckpt");
-    let epoch_file = a.out.with_extension("epoch");
+    let run = RunFiles::next_to(&a.out);
     let (net, start) = if a.resume {
-        let net = FloatNetwork::load(&ckpt).with_context(|| format!("reading checkpoint {}", ckpt.display()))?;
-        let e: usize = std::fs::read_to_string(&epoch_file)
-            .ok()
-            .and_then(|s| s.trim().parse().ok())
-            .with_context(|| format!("reading {}", epoch_file.display()))?;
+        let (net, e) = run.resume()?;
         if a.king_buckets.is_some_and(|k| k != net.king_layout()) {
             bail!("--king-buckets differs from the checkpoint's layout");
         }
@@ -330,11 +311,7 @@ fn fit(a: TrainArgs) -> Result<()> {
         let loss = trainer.epoch(&data, &cfg, lr, cfg.seed.wrapping_mul(0x9E37_79B9) ^ (e as u64 + 1));
         let vloss = trainer.loss(&val, a.threads);
         let qloss = trainer.quantised_loss(&val);
-        // Network, checkpoint, then the epoch count: a crash between them repeats an epoch, never skips one.
-        train::write_atomically(&a.out, &trainer.net.quantise().to_bytes())
-            .with_context(|| format!("writing {}", a.out.display()))?;
-        trainer.net.save(&ckpt).with_context(|| format!("writing {}", ckpt.display()))?;
-        train::write_atomically(&epoch_file, format!("{}\n", e + 1).as_bytes())?;
+        run.save(&trainer.net, e + 1)?;
         if !a.json {
             progress.suspend(|| {
                 println!("epoch {:3}  lr {lr:.6}  train {loss:.6}  validation {vloss:.6}  quantised {qloss:.6}", e + 1)

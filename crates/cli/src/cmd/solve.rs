@@ -3,13 +3,12 @@
 
 use anyhow::{bail, Context, Result};
 use bastion_core::Position;
-use bastion_solver::epd::{parse_suite, MateEntry};
-use bastion_solver::notation::san_line;
-use bastion_solver::suite::{group, run_entry_with, Row};
+use bastion_solver::epd::parse_suite;
+use bastion_solver::suite::{run_entry_with, Row};
+use bastion_solver::suite_report::{csv_row, progress_line, Selection, SuiteSummary, CSV_HEADER};
 use bastion_solver::{Report, SolveOptions, Solver, Stipulation};
 use clap::Args;
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
@@ -112,7 +111,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
         let out = Out { report: &report, seconds, nps: report.nodes as f64 / seconds.max(1e-9) };
         outln!("{}", serde_json::to_string_pretty(&out)?);
     } else {
-        print_report(&pos, &report, &args, seconds)?;
+        write!(std::io::stdout().lock(), "{}", report.to_text(&pos, args.all_defences, seconds))?;
     }
     Ok(())
 }
@@ -124,166 +123,48 @@ fn secs(t: f64) -> Result<Duration> {
     Ok(Duration::from_secs_f64(t))
 }
 
-fn print_report(pos: &Position, r: &Report, args: &SolveArgs, seconds: f64) -> Result<()> {
-    outln!("{}  {}", r.fen, r.stipulation);
-    match r.status {
-        bastion_solver::Status::NoSolution => {
-            outln!("no solution: proved that {} cannot be fulfilled", r.stipulation)
-        }
-        bastion_solver::Status::Solved => {
-            if !r.keys.is_empty() {
-                let cooks = if r.keys.len() > 1 { " (cooked: every key is listed)" } else { "" };
-                outln!("{} key{}{}", r.keys.len(), if r.keys.len() == 1 { "" } else { "s" }, cooks);
-            }
-            for k in &r.keys {
-                outln!();
-                outln!(
-                    "key {}  ({} in {})",
-                    k.san,
-                    if r.stipulation.starts_with('s') { "selfmate" } else { "mate" },
-                    k.moves
-                );
-                outln!("  main line: {}", k.main_line_text);
-                if let Some(t) = &k.threat {
-                    outln!("  threat:    {t}");
-                }
-                if !k.defences.is_empty() {
-                    outln!("  defences (longest first):");
-                    print_nodes(&pos.play(k.mv), &k.defences, 2, args.all_defences)?;
-                }
-            }
-            for l in &r.lines {
-                outln!("  {l}");
-            }
-        }
-    }
-    outln!();
-    outln!("{} nodes in {:.3} s ({:.0} nodes/s)", r.nodes, seconds, r.nodes as f64 / seconds.max(1e-9));
-    Ok(())
-}
-
-fn print_nodes(pos: &Position, nodes: &[bastion_solver::Node], indent: usize, full: bool) -> Result<()> {
-    for d in nodes {
-        let pad = " ".repeat(indent * 2);
-        let after = pos.play(d.mv);
-        match d.children.first() {
-            Some(rp) => {
-                outln!("{pad}{}", san_line(pos, &[d.mv, rp.mv]));
-                if full && !rp.children.is_empty() {
-                    print_nodes(&after.play(rp.mv), &rp.children, indent + 1, full)?;
-                }
-            }
-            None => {
-                outln!("{pad}{}", san_line(pos, &[d.mv]));
-            }
-        }
-    }
-    Ok(())
-}
-
 fn run_suite(path: &str, args: &SolveArgs) -> Result<()> {
     let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
     let entries = parse_suite(&text).with_context(|| format!("in {path}"))?;
     let limit = secs(args.time_limit.unwrap_or(10.0))?;
-    let max = args.max_mate.unwrap_or(60) as i32;
-    let mut taken: BTreeMap<i32, usize> = BTreeMap::new();
-    let selected: Vec<&MateEntry> = entries
-        .iter()
-        .filter(|e| e.mate.abs() <= max && e.mate.abs() >= args.min_mate as i32 && (!args.mates_only || e.mate > 0))
-        .filter(|e| {
-            let c = taken.entry(e.mate).or_default();
-            *c += 1;
-            args.per_length.is_none_or(|p| *c <= p)
-        })
-        .skip(args.skip)
-        .collect();
+    let selection = Selection {
+        min_mate: args.min_mate,
+        max_mate: args.max_mate.unwrap_or(60),
+        mates_only: args.mates_only,
+        per_length: args.per_length,
+        skip: args.skip,
+    };
+    let selected = selection.apply(&entries);
     if selected.is_empty() {
         bail!("no entries of {path} match the selection");
     }
     let mut solver = Solver::new(args.hash);
-    let mut rows = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
     let total = selected.len();
     if args.csv {
-        outln!("line,id,expected,found,solved,seconds,nodes,nps,pv");
+        outln!("{CSV_HEADER}");
     }
     for (i, e) in selected.iter().enumerate() {
         let row = run_entry_with(&mut solver, e, limit, !args.within);
-        let solved = row.solved;
         if args.csv {
-            outln!(
-                "{},{},{},{},{},{:.4},{},{:.0},\"{}\"",
-                row.line,
-                row.id.clone().unwrap_or_default(),
-                row.expected,
-                row.found.map(|f| f.to_string()).unwrap_or_default(),
-                row.solved,
-                row.seconds,
-                row.nodes,
-                row.nps,
-                row.pv
-            );
+            outln!("{}", csv_row(&row));
             std::io::stdout().flush().ok();
         } else if !args.json {
-            outln!(
-                "[{}/{}] line {} #{}: {} {:.3}s {} nodes {}",
-                i + 1 + args.skip,
-                total + args.skip,
-                row.line,
-                row.expected,
-                if solved { "solved" } else { "NOT SOLVED" },
-                row.seconds,
-                row.nodes,
-                if row.note.is_empty() { row.pv.clone() } else { row.note.clone() }
-            );
+            outln!("{}", progress_line(&row, i + 1 + args.skip, total + args.skip));
         } else {
-            eprint!(
-                "\r[{}/{}] {} solved",
-                i + 1,
-                total,
-                rows.iter().filter(|r: &&Row| r.solved).count() + solved as usize
-            );
+            let solved = rows.iter().filter(|r| r.solved).count() + row.solved as usize;
+            eprint!("\r[{}/{}] {} solved", i + 1, total, solved);
         }
         rows.push(row);
     }
     if args.json {
         eprintln!();
     }
-    let groups = group(&rows);
+    let summary = SuiteSummary::new(path.to_string(), limit.as_secs_f64(), rows);
     if args.json {
-        #[derive(Serialize)]
-        struct Out {
-            file: String,
-            time_limit_s: f64,
-            positions: usize,
-            solved: usize,
-            groups: Vec<bastion_solver::suite::Group>,
-            rows: Vec<Row>,
-        }
-        let out = Out {
-            file: path.to_string(),
-            time_limit_s: limit.as_secs_f64(),
-            positions: rows.len(),
-            solved: rows.iter().filter(|r| r.solved).count(),
-            groups,
-            rows,
-        };
-        outln!("{}", serde_json::to_string_pretty(&out)?);
+        outln!("{}", serde_json::to_string_pretty(&summary)?);
     } else if !args.csv {
-        outln!();
-        outln!("{:>5} {:>6} {:>7} {:>9} {:>9} {:>12}", "mate", "count", "solved", "median s", "max s", "nodes/s");
-        for g in &groups {
-            outln!(
-                "{:>5} {:>6} {:>7} {:>9.3} {:>9.3} {:>12.0}",
-                g.mate,
-                g.positions,
-                g.solved,
-                g.median_s,
-                g.max_s,
-                g.nps
-            );
-        }
-        let solved = rows.iter().filter(|r| r.solved).count();
-        outln!("total: {solved}/{} solved within {:.1} s each", rows.len(), limit.as_secs_f64());
+        write!(std::io::stdout().lock(), "{}", summary.to_text())?;
     }
     Ok(())
 }

@@ -4,7 +4,8 @@ use anyhow::{bail, Context, Result};
 use bastion_core::Position;
 use bastion_tablebase::driver::{self, build, peak_rss_bytes, progress_bar, BuildRecord, Loader};
 use bastion_tablebase::format::{file_name, TableFile};
-use bastion_tablebase::{stats, verify, Bitbase, Dtm, Material, SyzygyProber, Tablebases};
+use bastion_tablebase::report::{GenReport, ProbeError, ProbeReport};
+use bastion_tablebase::{stats, verify, Bitbase, Material, SyzygyProber, Tablebases};
 use clap::{Args, Subcommand};
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -126,10 +127,6 @@ fn targets(ending: &Option<String>, all: Option<usize>) -> Result<Vec<Material>>
     }
 }
 
-fn mib(b: u64) -> f64 {
-    b as f64 / (1024.0 * 1024.0)
-}
-
 fn gen(a: GenArgs) -> Result<()> {
     let targets = targets(&a.ending, a.all)?;
     if targets.iter().any(|m| m.count() > 5) {
@@ -144,68 +141,21 @@ fn gen(a: GenArgs) -> Result<()> {
     let json = a.json;
     let records = build(&targets, &a.dir, !json, |r: &BuildRecord| {
         if !json {
-            if r.skipped {
-                println!("{:<7} already complete ({} bytes, checksums good)", r.ending, r.file_bytes);
-            } else {
-                println!(
-                    "{:<7} {:>8.2} s  {:>12} positions ({:.0}/s)  max DTM {:>3} plies  file {:>10} bytes  work {:.1} MiB  peak RSS {:.1} MiB",
-                    r.ending,
-                    r.seconds,
-                    2 * r.indices_per_side,
-                    2.0 * r.indices_per_side as f64 / r.seconds.max(1e-9),
-                    r.max_plies,
-                    r.file_bytes,
-                    mib(r.work_bytes),
-                    mib(r.peak_rss_bytes.unwrap_or(0)),
-                );
-            }
+            println!("{}", r.to_line());
         }
     })?;
-    let total = start.elapsed().as_secs_f64();
+    let report = GenReport {
+        threads,
+        seconds: start.elapsed().as_secs_f64(),
+        peak_rss_bytes: peak_rss_bytes(),
+        endings: &records,
+    };
     if a.json {
-        #[derive(Serialize)]
-        struct Out<'a> {
-            threads: usize,
-            seconds: f64,
-            peak_rss_bytes: Option<u64>,
-            endings: &'a [BuildRecord],
-        }
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&Out {
-                threads,
-                seconds: total,
-                peak_rss_bytes: peak_rss_bytes(),
-                endings: &records
-            })?
-        );
+        println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        let bytes: u64 = records.iter().map(|r| r.file_bytes).sum();
-        println!(
-            "done: {} endings in {total:.2} s, {bytes} bytes of tables, peak RSS {:.1} MiB",
-            records.len(),
-            mib(peak_rss_bytes().unwrap_or(0))
-        );
+        println!("{}", report.to_line());
     }
     Ok(())
-}
-
-#[derive(Serialize)]
-struct MoveOut {
-    uci: String,
-    san: String,
-    value: Dtm,
-}
-
-#[derive(Serialize)]
-struct ProbeOut {
-    fen: String,
-    ending: String,
-    value: Dtm,
-    wdl: bastion_tablebase::Wdl,
-    mate_in_moves: Option<u16>,
-    moves: Vec<MoveOut>,
-    line: Vec<String>,
 }
 
 fn probe(a: ProbeArgs) -> Result<()> {
@@ -222,39 +172,18 @@ fn probe(a: ProbeArgs) -> Result<()> {
         bail!("no table directory {} ({}, or pass --dir)", a.dir.display(), gen_hint(&a.dir, &needed));
     }
     let tbs = Tablebases::open(&[&a.dir]).with_context(|| format!("opening tables in {}", a.dir.display()))?;
-    let value = tbs
-        .try_probe_dtm(&pos)?
-        .with_context(|| format!("no table for {needed} in {} ({})", a.dir.display(), gen_hint(&a.dir, &needed)))?;
-    let mvs = tbs.try_move_values(&pos)?.context("a table needed for the successors is missing")?;
-    let line = tbs.try_line(&pos, 400)?;
-    let mut p = pos.clone();
-    let mut line_san = Vec::new();
-    for m in &line {
-        line_san.push(p.san(*m));
-        p = p.play(*m);
-    }
-    let out = ProbeOut {
-        fen: pos.fen(),
-        ending: needed,
-        value,
-        wdl: value.wdl(),
-        mate_in_moves: value.moves(),
-        moves: mvs.iter().map(|m| MoveOut { uci: pos.to_uci(m.mv), san: pos.san(m.mv), value: m.value }).collect(),
-        line: line_san,
+    let report = match ProbeReport::probe(&tbs, &pos) {
+        Ok(report) => report,
+        Err(ProbeError::NoTable) => {
+            bail!("no table for {needed} in {} ({})", a.dir.display(), gen_hint(&a.dir, &needed))
+        }
+        Err(ProbeError::NoSuccessorTable) => bail!("a table needed for the successors is missing"),
+        Err(ProbeError::Tables(e)) => return Err(e.into()),
     };
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&out)?);
-        return Ok(());
-    }
-    println!("{}", pos);
-    println!("ending {}: {}", out.ending, value);
-    for m in &out.moves {
-        println!("  {:<8} {:<6} {}", m.san, m.uci, m.value);
-    }
-    if out.line.is_empty() {
-        println!("optimal line: (none: drawn or game over)");
+        println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        println!("optimal line: {}", out.line.join(" "));
+        print!("{}", report.to_text());
     }
     Ok(())
 }
@@ -283,7 +212,7 @@ fn stats_cmd(a: EndingArgs) -> Result<()> {
         let f = open_table(&a.dir, &m)?;
         let s = stats::stats(&f.load()?);
         if !a.json {
-            print_stats(&s, f.file_len());
+            print!("{}", s.to_text(f.file_len()));
         }
         all.push(s);
     }
@@ -291,25 +220,6 @@ fn stats_cmd(a: EndingArgs) -> Result<()> {
         println!("{}", serde_json::to_string_pretty(&all)?);
     }
     Ok(())
-}
-
-fn print_stats(s: &stats::Stats, file_len: u64) {
-    println!("{} ({} bytes)", s.ending, file_len);
-    for (name, st) in ["White to move", "Black to move"].iter().zip(&s.sides) {
-        println!(
-            "  {name}: {} legal ({} up to symmetry); wins {} / draws {} / losses {} (up to symmetry); full board {} / {} / {}",
-            st.legal_full, st.legal, st.wins, st.draws, st.losses, st.wins_full, st.draws_full, st.losses_full
-        );
-        if let Some((p, fen)) = &st.longest_win {
-            println!("    longest win: mate in {} ({p} plies), e.g. {fen}", p.div_ceil(2));
-        }
-        if let Some((p, fen)) = &st.longest_loss {
-            println!("    longest loss: mated in {} ({p} plies), e.g. {fen}", p / 2);
-        }
-        let hist: Vec<String> =
-            st.histogram.iter().enumerate().filter(|(_, &c)| c > 0).map(|(p, c)| format!("{p}:{c}")).collect();
-        println!("    plies to mate:count  {}", hist.join(" "));
-    }
 }
 
 fn verify_cmd(v: VerifyArgs) -> Result<()> {
@@ -331,17 +241,7 @@ fn verify_cmd(v: VerifyArgs) -> Result<()> {
             failed += 1;
         }
         if !a.json {
-            println!(
-                "{:<7} {} positions checked{} in {:.2} s: {}",
-                r.ending,
-                r.checked,
-                if v.every > 1 { format!(" (1 in {} indices)", v.every) } else { String::new() },
-                start.elapsed().as_secs_f64(),
-                if r.ok() { "OK".to_string() } else { format!("{} MISMATCHES", r.mismatches) }
-            );
-            for (fen, stored, expected) in &r.examples {
-                println!("    {fen}: stored {stored}, minimax {expected}");
-            }
+            print!("{}", r.to_text(v.every, start.elapsed().as_secs_f64()));
         }
         reports.push(r);
     }
@@ -383,11 +283,11 @@ fn syzygy_cmd(a: SyzygyArgs) -> Result<()> {
         #[derive(Serialize)]
         struct Out {
             fen: String,
-            wdl: bastion_tablebase::SyzygyWdl,
+            wdl: &'static str,
             dtz: Option<i32>,
             dtz_rounded: Option<bool>,
         }
-        let o = Out { fen: pos.fen(), wdl, dtz: dtz.map(|d| d.0), dtz_rounded: dtz.map(|d| d.1) };
+        let o = Out { fen: pos.fen(), wdl: wdl.name(), dtz: dtz.map(|d| d.0), dtz_rounded: dtz.map(|d| d.1) };
         println!("{}", serde_json::to_string_pretty(&o)?);
     } else {
         println!("WDL {wdl:?}");

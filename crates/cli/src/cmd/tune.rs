@@ -6,7 +6,8 @@
 //! source for `crates/engine/src/eval/params.rs`.
 
 use anyhow::{bail, Context, Result};
-use bastion_engine::tune::{self, GenConfig, Tuner};
+use bastion_train::selfplay::{self, GenConfig};
+use bastion_train::texel::{self, Tuner};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -81,19 +82,7 @@ fn generate(n: u64, args: &TuneArgs) -> Result<()> {
     if args.nodes == 0 || args.threads == 0 {
         bail!("--nodes and --threads must be positive");
     }
-    // Resume: drop a trailing partial line left by an interrupted run.
-    if args.data.exists() {
-        let text = std::fs::read(&args.data).with_context(|| format!("reading {}", args.data.display()))?;
-        if let Some(last_nl) = text.iter().rposition(|&b| b == b'\n') {
-            if last_nl + 1 != text.len() {
-                let f = std::fs::OpenOptions::new().write(true).open(&args.data)?;
-                f.set_len(last_nl as u64 + 1)?;
-            }
-        } else if !text.is_empty() {
-            std::fs::OpenOptions::new().write(true).open(&args.data)?.set_len(0)?;
-        }
-    }
-    let done = tune::finished_games(&args.data).with_context(|| format!("reading {}", args.data.display()))?;
+    let done = selfplay::resume(&args.data).with_context(|| format!("reading {}", args.data.display()))?;
     let mut file = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
@@ -116,7 +105,7 @@ fn generate(n: u64, args: &TuneArgs) -> Result<()> {
         let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
     }
     let mut out: Box<dyn Write + Send> = Box::new(std::io::BufWriter::new(file));
-    tune::generate(
+    selfplay::generate(
         n,
         args.threads,
         &cfg,
@@ -156,7 +145,7 @@ fn generate(n: u64, args: &TuneArgs) -> Result<()> {
 }
 
 fn fit(args: &TuneArgs) -> Result<()> {
-    let (data, bad) = tune::load(&args.data).with_context(|| format!("reading {}", args.data.display()))?;
+    let (data, bad) = texel::load(&args.data).with_context(|| format!("reading {}", args.data.display()))?;
     if data.is_empty() {
         bail!("no usable positions in {} (generate some with --generate N)", args.data.display());
     }
@@ -190,7 +179,7 @@ fn fit(args: &TuneArgs) -> Result<()> {
         args.lr,
         args.l2
     );
-    let src = tune::format_weights(&t.rounded(), &header);
+    let src = texel::format_weights(&t.rounded(), &header);
     std::fs::write(&args.out, src).with_context(|| format!("writing {}", args.out.display()))?;
     if args.json {
         let r = TuneReport {

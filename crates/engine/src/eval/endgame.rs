@@ -107,7 +107,7 @@ fn manhattan(a: Square, b: Square) -> i32 {
 ///
 /// Why: the linear evaluation is flat there, so nothing guides a shallow search towards the
 /// mate. At 2,000 nodes a move the engine mated with K+R v K in only 12 of 40 games from
-/// random positions, and 14 of 20 at 50,000 nodes with a cleared table (session 48); the
+/// random positions, and 14 of 20 at 50,000 nodes with a cleared table; the
 /// self-play data recorded the missed wins as draws.
 pub(crate) fn mop_up(pos: &Position) -> i32 {
     for strong in Color::ALL {

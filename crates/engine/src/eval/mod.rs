@@ -140,44 +140,21 @@ pub fn evaluate_lazy(pos: &Position, cache: &mut PawnCache, alpha: i32, beta: i3
     evaluate_with(pos, &params::WEIGHTS, Some(cache), &mut NoTrace, Some((alpha, beta, margin)))
 }
 
-/// How [`evaluate_by`] adjusts the network's score; each field is a hidden UCI option, so
-/// its worth can be measured in games.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NetAdjust {
-    /// Per cent of the score kept with no pieces left (`EndgameEvalPct`; 100 = off).
-    pub endgame_pct: i32,
-    /// Per cent of the hand-written evaluation mixed in (`HandEvalPct`; 0 = off).
-    pub hand_pct: i32,
-    /// Centipawns taken from the side to move's score (`NetTempo`; 0 = off).
-    pub tempo: i32,
-}
-
-impl Default for NetAdjust {
-    fn default() -> Self {
-        NetAdjust { endgame_pct: 100, hand_pct: 0, tempo: 0 }
-    }
-}
-
 /// The static evaluation for the side to move when a network may be loaded:
 /// `network(net)` gives the network's score, used except where [`prefers_hand_written`];
-/// `adjust.tempo` is taken from it, it is shrunk in endings by [`shrink_in_endgames`] with
-/// `adjust.endgame_pct`, mixed with `adjust.hand_pct` per cent of the hand-written [`evaluate`], and the material
-/// scale of [`scale_factor`] is applied to it where it says the material is drawn or nearly
-/// so (scale below 32): the network learns typical positions and does not know these rare draws.
+/// the material scale of [`scale_factor`] is applied to it where it says the material is
+/// drawn or nearly so (scale below 32): the network learns typical positions and does not
+/// know these rare draws.
 #[inline]
 pub fn evaluate_by(
     pos: &Position,
     net: Option<&Network>,
     cache: &mut PawnCache,
-    adjust: NetAdjust,
     network: impl FnOnce(&Network) -> i32,
 ) -> i32 {
     match net {
         Some(n) if !prefers_hand_written(pos) => {
-            let mut v = shrink_in_endgames(pos, network(n) - adjust.tempo, adjust.endgame_pct);
-            if adjust.hand_pct > 0 {
-                v = (v * (100 - adjust.hand_pct) + evaluate(pos, cache) * adjust.hand_pct) / 100;
-            }
+            let v = network(n);
             // No endgame rule applies here (else `prefers_hand_written`): only material can scale.
             let white = if pos.side_to_move() == Color::White { v } else { -v };
             let strong = if white >= 0 { Color::White } else { Color::Black };
@@ -212,25 +189,6 @@ pub fn coefficients(pos: &Position) -> Coefficients {
     c.scale = scale_factor(pos, 1);
     c.finish();
     c
-}
-
-/// Non-pawn material of both sides (knight and bishop 3, rook 5, queen 9; 62 at the start)
-/// from which [`shrink_in_endgames`] leaves the network's score as it is.
-pub const FULL_WEIGHT_MATERIAL: i32 = 44;
-
-/// The network's score `v` kept at 100 % from [`FULL_WEIGHT_MATERIAL`] up and shrunk
-/// linearly below it to `pct` % with no pieces left (`pct` 100: unchanged).
-///
-/// Why: against Stockfish's win-rate-calibrated scores the network's spread is about
-/// 1.4 times Stockfish's with few pieces left and 0.6–0.8 times in the middlegame
-/// (session 36, 560 games), so the search trades into endings it overrates.
-#[inline]
-pub fn shrink_in_endgames(pos: &Position, v: i32, pct: i32) -> i32 {
-    if pct >= 100 {
-        return v;
-    }
-    let m = (non_pawn_units(pos, Color::White) + non_pawn_units(pos, Color::Black)).min(FULL_WEIGHT_MATERIAL);
-    v * (pct * (FULL_WEIGHT_MATERIAL - m) + 100 * m) / (100 * FULL_WEIGHT_MATERIAL)
 }
 
 fn non_pawn_units(pos: &Position, c: Color) -> i32 {
@@ -580,7 +538,7 @@ mod tests {
         let by = |fen: &str| {
             let pos = Position::from_fen(fen).unwrap();
             let mut used = false;
-            let v = evaluate_by(&pos, Some(&net), &mut PawnCache::new(), NetAdjust::default(), |n| {
+            let v = evaluate_by(&pos, Some(&net), &mut PawnCache::new(), |n| {
                 used = true;
                 n.evaluate(&pos)
             });
@@ -606,48 +564,6 @@ mod tests {
         // KB v K: the hand-written evaluation's dead draw.
         let (used, v, _) = by("8/8/8/4k3/8/8/8/2B1K3 w - - 0 1");
         assert!(!used && v == 0, "{v}");
-    }
-
-    /// `NetAdjust::hand_pct` mixes the hand-written score into the network's: 0 is the network
-    /// alone, 100 the hand-written evaluation alone, values between a weighted mean; a
-    /// tempo comes off the network's part.
-    #[test]
-    fn hand_written_pct_mixes_the_two_evaluations() {
-        let net = Network::builtin();
-        let pos = Position::from_fen("r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP3PPP/R2QKB1R w KQ - 0 9").unwrap();
-        let by = |hand_pct, tempo| {
-            let adjust = NetAdjust { hand_pct, tempo, ..NetAdjust::default() };
-            evaluate_by(&pos, Some(&net), &mut PawnCache::new(), adjust, |n| n.evaluate(&pos))
-        };
-        let mix = |pct| by(pct, 0);
-        let (nn, hand) = (net.evaluate(&pos), evaluate(&pos, &mut PawnCache::new()));
-        assert_ne!(nn, hand, "the test needs two different scores");
-        assert_eq!(mix(0), nn);
-        assert_eq!(mix(100), hand);
-        assert_eq!(mix(30), (nn * 70 + hand * 30) / 100);
-        assert_eq!(by(0, 15), nn - 15, "the tempo comes off the side to move's score");
-        assert_eq!(by(30, 15), ((nn - 15) * 70 + hand * 30) / 100);
-    }
-
-    /// Network scores shrink only with few pieces left, by at most `pct`, and not at 100.
-    #[test]
-    fn endgame_shrink_keeps_full_material_and_scales_bare_endings() {
-        let start = Position::startpos();
-        let rooks = Position::from_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").unwrap();
-        let pawns = Position::from_fen("6k1/5ppp/8/8/8/8/4PPPP/6K1 w - - 0 1").unwrap();
-        let heavy = Position::from_fen("2rq1rk1/5ppp/8/8/8/8/5PPP/2RQ1RK1 w - - 0 1").unwrap();
-        assert_eq!(shrink_in_endgames(&start, 300, 68), 300);
-        for p in [&start, &rooks, &pawns] {
-            assert_eq!(shrink_in_endgames(p, 250, 100), 250);
-        }
-        // 2·(9 + 10) = 38 units: just below full weight.
-        let h = shrink_in_endgames(&heavy, 1000, 68);
-        assert!(h < 1000 && h > 950, "{h}");
-        // Pawns only: exactly pct; one rook: in between; signs kept.
-        assert_eq!(shrink_in_endgames(&pawns, 250, 68), 170);
-        assert_eq!(shrink_in_endgames(&pawns, -250, 68), -170);
-        let r = shrink_in_endgames(&rooks, 250, 68);
-        assert!(r > 170 && r < 250, "{r}");
     }
 
     fn mirror_files(pos: &Position) -> Position {

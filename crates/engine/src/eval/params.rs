@@ -1,4 +1,4 @@
-//! The evaluation weights, fitted by `bastion tune` (Texel tuning); see notes/engine.md.
+//! The evaluation weights, fitted by `bastion tune` (Texel tuning); see docs/engine.md.
 //! Data: r23.csv (2122722 positions), K = 2.5243, MSE 0.096787 -> 0.096703, 800 epochs, lr 1, l2 0.000000002.
 
 use super::layout::*;

@@ -46,6 +46,7 @@ impl PawnCache {
     }
 }
 
+/// Squares attacked by `c`'s `pawns`.
 #[inline]
 pub(crate) fn pawn_attacks(pawns: u64, c: Color) -> u64 {
     const NOT_A: u64 = !0x0101_0101_0101_0101;

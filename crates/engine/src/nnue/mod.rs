@@ -5,12 +5,13 @@
 //!
 //! The input layer is a sum of weight rows, one per piece on the board, so it is kept
 //! up to date incrementally as the search moves ([`AccumulatorStack`]). Inference is
-//! integer arithmetic on a quantised copy of the weights the trainer ([`train`])
-//! fits in floating point; the file format is in `docs/nnue-format.md`.
+//! integer arithmetic on a quantised copy of the weights the trainer (the `bastion-train`
+//! crate) fits in floating point; the file format is in `docs/nnue-format.md`.
 
+mod builtin;
 mod stack;
-pub mod train;
 
+pub use builtin::BUILTIN_NAME;
 pub use stack::AccumulatorStack;
 
 use bastion_core::{Color, Position, Role};
@@ -176,14 +177,18 @@ impl KingLayout {
         [self.view(Color::White, kings[0]), self.view(Color::Black, kings[1])]
     }
 
-    fn to_bytes(self) -> [u8; 68] {
+    /// The layout as stored in network files and training checkpoints: 64 bucket bytes, the
+    /// mirroring flag and three zero bytes.
+    pub fn to_bytes(self) -> [u8; 68] {
         let mut out = [0u8; 68];
         out[..64].copy_from_slice(&self.bucket);
         out[64] = self.flip as u8;
         out
     }
 
-    fn from_bytes(bytes: &[u8]) -> Result<KingLayout, String> {
+    /// Reads the 68 bytes [`KingLayout::to_bytes`] writes (at least that many; the rest is
+    /// ignored); an error for bucket numbers or flags no layout has.
+    pub fn from_bytes(bytes: &[u8]) -> Result<KingLayout, String> {
         let bucket: [u8; 64] = bytes[..64].try_into().expect("64 bytes");
         if bucket.iter().any(|&b| b as usize >= MAX_KING_BUCKETS) || bytes[64] > 1 || bytes[65..68] != [0; 3] {
             return Err("bad king layout".into());
@@ -195,21 +200,12 @@ impl KingLayout {
 /// The perspective-relative input of White-perspective input `f` for perspective `persp`
 /// (0 White, 1 Black).
 #[inline(always)]
-fn relative(persp: usize, f: usize) -> usize {
+pub fn relative(persp: usize, f: usize) -> usize {
     if persp == 0 {
         f
     } else {
         mirror(f)
     }
-}
-
-/// One step of a xorshift generator (for the trainer's shuffles and initial weights, the
-/// labeller's random moves and the tests); `s` must not be 0.
-pub(crate) fn xorshift(s: &mut u64) -> u64 {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    *s
 }
 
 /// Why a network file could not be read.
@@ -223,23 +219,19 @@ pub enum NetworkError {
     Format(String),
 }
 
-/// The network built into the engine (`crates/engine/nets/default.nnue`), trained by
-/// `bastion nnue train` on the project's own self-play data (see `notes/engine.md`).
-const BUILTIN: &[u8] = include_bytes!("../../nets/default.nnue");
-
 /// Quantised network weights, ready for inference.
 #[derive(Clone)]
 pub struct Network {
     /// Which block of input rows each perspective uses.
-    pub(crate) kings: KingLayout,
+    pub kings: KingLayout,
     /// Input weights, `kings.count() · INPUTS` rows of `HIDDEN` (block by block), scaled by `QA`.
-    pub(crate) ft_w: Vec<[i16; HIDDEN]>,
+    pub ft_w: Vec<[i16; HIDDEN]>,
     /// Hidden biases, scaled by `QA`.
-    pub(crate) ft_b: [i16; HIDDEN],
+    pub ft_b: [i16; HIDDEN],
     /// Output weights of each bucket: side to move's units, then the other side's; scaled by `QB`.
-    pub(crate) out_w: [[[i16; HIDDEN]; 2]; BUCKETS],
+    pub out_w: [[[i16; HIDDEN]; 2]; BUCKETS],
     /// Output bias of each bucket, scaled by `QA * QB`.
-    pub(crate) out_b: [i32; BUCKETS],
+    pub out_b: [i32; BUCKETS],
 }
 
 impl std::fmt::Debug for Network {
@@ -311,7 +303,8 @@ impl Network {
     /// The network built into the engine, parsed once.
     pub fn builtin() -> Arc<Network> {
         static NET: OnceLock<Arc<Network>> = OnceLock::new();
-        NET.get_or_init(|| Arc::new(Network::from_bytes(BUILTIN).expect("the built-in network is valid"))).clone()
+        NET.get_or_init(|| Arc::new(Network::from_bytes(builtin::BYTES).expect("the built-in network is valid")))
+            .clone()
     }
 
     /// Reads a network file.
@@ -635,6 +628,23 @@ fn screlu_dot_scalar(x: &[i16; DOT_CHUNK], w: &[i16; DOT_CHUNK]) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bastion_core::rng::Rng;
+
+    /// A row of random weights in `-span..=span`.
+    fn random_row(rng: &mut Rng, span: i16) -> [i16; HIDDEN] {
+        std::array::from_fn(|_| rng.below(2 * span as usize + 1) as i16 - span)
+    }
+
+    /// A network with random weights of about the trainer's sizes (input rows and biases
+    /// within ±9, output weights within ±2), for tests that need one besides the built-in.
+    pub(crate) fn random_network(seed: u64, kings: KingLayout) -> Network {
+        let mut rng = Rng::new(seed);
+        let ft_w = (0..kings.count() * INPUTS).map(|_| random_row(&mut rng, 9)).collect();
+        let ft_b = random_row(&mut rng, 9);
+        let out_w = std::array::from_fn(|_| [random_row(&mut rng, 2), random_row(&mut rng, 2)]);
+        let out_b = std::array::from_fn(|_| rng.below(2001) as i32 - 1000);
+        Network { kings, ft_w, ft_b, out_w, out_b }
+    }
 
     #[test]
     fn builtin_network_loads_and_knows_material() {
@@ -647,11 +657,11 @@ mod tests {
     }
 
     /// A random array whose lanes are `lo + (random mod span)`, with the edge values planted.
-    fn lanes(s: &mut u64, lo: i64, span: u64, edges: &[i16]) -> [i16; HIDDEN] {
+    fn lanes(rng: &mut Rng, lo: i64, span: u64, edges: &[i16]) -> [i16; HIDDEN] {
         let mut a = [0i16; HIDDEN];
-        a.iter_mut().for_each(|v| *v = (lo + (xorshift(s) % span) as i64) as i16);
+        a.iter_mut().for_each(|v| *v = (lo + (rng.next_u64() % span) as i64) as i16);
         for &e in edges {
-            a[(xorshift(s) % HIDDEN as u64) as usize] = e;
+            a[rng.below(HIDDEN)] = e;
         }
         a
     }
@@ -663,7 +673,7 @@ mod tests {
 
     #[test]
     fn screlu_dot_is_exact_for_the_trainers_weights() {
-        let mut s = 0x9e37_79b9_7f4a_7c15;
+        let mut s = Rng::new(1);
         // Activations well below 0 and above QA (and the square's sign boundary at 181/182);
         // weights over the whole range the trainer allows, ±128 included.
         let x_edges = [i16::MIN, -1, 0, 1, 181, 182, QA as i16, QA as i16 + 1, i16::MAX];
@@ -689,7 +699,7 @@ mod tests {
         // kernels must wrap it the same way: exactly the formula taken mod 2³².
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
-            let mut s = 0x2545_f491_4f6c_dd1d;
+            let mut s = Rng::new(2);
             for round in 0..4000 {
                 let x = lanes(&mut s, -400, 1200, &[182, QA as i16]);
                 let w = lanes(&mut s, i16::MIN as i64, 1 << 16, &[i16::MIN, i16::MAX]);
@@ -706,11 +716,11 @@ mod tests {
     fn avx2_accumulator_updates_match_the_portable_ones() {
         #[cfg(target_arch = "x86_64")]
         if std::arch::is_x86_feature_detected!("avx2") {
-            let bucketed = train::FloatNetwork::random_with(5, KingLayout::by_name("mirror4").unwrap()).quantise();
+            let bucketed = random_network(5, KingLayout::by_name("mirror4").unwrap());
             for net in [(*Network::builtin()).clone(), bucketed] {
-                let mut s = 0x1234_5678_9abc_def1;
+                let mut s = Rng::new(3);
                 for _ in 0..100 {
-                    let feats: Vec<usize> = (0..32).map(|_| (xorshift(&mut s) % INPUTS as u64) as usize).collect();
+                    let feats: Vec<usize> = (0..32).map(|_| s.below(INPUTS)).collect();
                     let views = net.kings.views_of(feats.iter().copied());
                     let (mut fast, mut slow) = (Accumulator { v: [net.ft_b; 2] }, Accumulator { v: [net.ft_b; 2] });
                     for (persp, view) in views.into_iter().enumerate() {
@@ -721,9 +731,7 @@ mod tests {
                     assert_eq!(fast.v, slow.v);
                     // Random additions and removals, far more at once than a search makes, into a
                     // separate accumulator and in place.
-                    let list = |s: &mut u64| -> Vec<usize> {
-                        (0..xorshift(s) % 12).map(|_| (xorshift(s) % INPUTS as u64) as usize).collect()
-                    };
+                    let list = |s: &mut Rng| -> Vec<usize> { (0..s.below(12)).map(|_| s.below(INPUTS)).collect() };
                     for _ in 0..16 {
                         let (added, removed) = (list(&mut s), list(&mut s));
                         let (mut fast_into, mut slow_into) =
@@ -800,7 +808,7 @@ mod tests {
     #[test]
     fn a_king_bucketed_network_round_trips_and_mirrors_exactly() {
         let m4 = KingLayout::by_name("mirror4").unwrap();
-        let net = train::FloatNetwork::random_with(8, m4).quantise();
+        let net = random_network(8, m4);
         assert_eq!(net.ft_w.len(), 4 * INPUTS);
         let bytes = net.to_bytes();
         assert_eq!(&bytes[..8], MAGIC_KINGS);

@@ -173,19 +173,21 @@ fn king_squares(pieces: &[u64; 12]) -> [usize; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::nnue::train::FloatNetwork;
+    use crate::nnue::tests::random_network;
+    use crate::nnue::KingLayout;
+    use bastion_core::rng::Rng;
 
     /// Along random games, with evaluations at varying plies (as a search jumps between
     /// siblings and depths), and through null moves, the incremental value equals a refresh.
     #[test]
     fn incremental_updates_equal_refresh() {
-        incremental_updates_equal_refresh_for(&FloatNetwork::random(11).quantise());
+        incremental_updates_equal_refresh_for(&random_network(11, KingLayout::NONE));
     }
 
     #[test]
     fn incremental_updates_equal_refresh_with_king_buckets() {
-        let kings = crate::nnue::KingLayout::by_name("mirror4").unwrap();
-        let mut net = FloatNetwork::random_with(11, kings).quantise();
+        let kings = KingLayout::by_name("mirror4").unwrap();
+        let mut net = random_network(11, kings);
         // Make every bucket's rows differ, so that a row from the wrong bucket shows.
         for (i, row) in net.ft_w.iter_mut().enumerate() {
             row.iter_mut().enumerate().for_each(|(j, w)| *w += ((i * 7 + j * 3) % 23) as i16 - 11);
@@ -195,8 +197,7 @@ mod tests {
 
     fn incremental_updates_equal_refresh_for(net: &Network) {
         let mut stack = AccumulatorStack::new(16);
-        let mut rng = 0x1234_5678_9abc_def1u64;
-        let mut next = move || crate::nnue::xorshift(&mut rng);
+        let mut rng = Rng::new(4);
         let fens = [
             "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
@@ -214,14 +215,14 @@ mod tests {
                     if moves.is_empty() {
                         break;
                     }
-                    if next() % 5 == 0 && !pos.in_check() {
+                    if rng.below(5) == 0 && !pos.in_check() {
                         let null = pos.play_null();
                         assert_eq!(stack.evaluate(net, &null, ply + 1), net.evaluate(&null));
                     }
-                    pos = pos.play(moves[(next() % moves.len() as u64) as usize]);
+                    pos = pos.play(moves[rng.below(moves.len())]);
                     // Sometimes skip evaluating a ply or two, as a search does in check or on
                     // a TT cut; the next evaluation then starts from an older ancestor's slot.
-                    ply += 1 + (next() % 4 == 0) as usize + (next() % 8 == 0) as usize;
+                    ply += 1 + (rng.below(4) == 0) as usize + (rng.below(8) == 0) as usize;
                 }
             }
         }

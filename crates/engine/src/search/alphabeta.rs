@@ -1,6 +1,7 @@
-//! Principal variation search with the usual selectivity (each feature switchable).
+//! Principal variation search with the usual selectivity; the techniques of the ablation
+//! study can be switched off (see [`crate::options::SearchParams`]).
 
-use super::ordering::{self, cont_index, is_capture, MovePicker, QuietContext, NONE_CONT};
+use super::ordering::{self, cont_index, is_capture, ContIndex, MovePicker, QuietContext};
 use super::thread::{Worker, NO_EVAL};
 use super::Shared;
 use crate::score::*;
@@ -11,6 +12,7 @@ use bastion_core::{Color, Move, MoveList, Position, Role};
 /// Key modifier for singular-extension searches (which exclude one move).
 const EXCLUSION_KEY: u64 = 0x9E37_79B9_7F4A_7C15;
 
+/// `c` has a piece other than pawns and its king (null move and pruning need one).
 pub(crate) fn non_pawn_material(pos: &Position, c: Color) -> bool {
     (pos.color_bb(c) - pos.role_bb(Role::Pawn) - pos.role_bb(Role::King)).nonempty()
 }
@@ -62,6 +64,7 @@ impl Worker {
         }
     }
 
+    /// Counts a node, and checks the limits every 512 nodes.
     #[inline]
     pub(crate) fn count_node(&mut self, sh: &Shared) {
         self.nodes += 1;
@@ -70,10 +73,12 @@ impl Worker {
         }
     }
 
+    /// Enters a position (for repetition detection).
     pub(crate) fn push_key(&mut self, key: u64) {
         self.keys.push(key);
     }
 
+    /// Leaves it.
     pub(crate) fn pop_key(&mut self) {
         self.keys.pop();
     }
@@ -104,8 +109,7 @@ impl Worker {
                 self.killers[ply][0] = best;
             }
             if ply > 0 {
-                let prev = self.stack[ply - 1].cont;
-                if prev != NONE_CONT {
+                if let Some(prev) = self.stack[ply - 1].cont.get() {
                     self.hist.counter[prev / 64][prev % 64] = best;
                 }
             }
@@ -127,15 +131,12 @@ impl Worker {
 
     fn update_quiet(&mut self, pos: &Position, ply: usize, us: usize, m: Move, bonus: i32) {
         ordering::update(&mut self.hist.butterfly[us][m.from().index()][m.to().index()], bonus);
-        let ci = cont_index(pos, m);
-        if ci == NONE_CONT {
+        let Some(ci) = cont_index(pos, m).get() else {
             return;
-        }
-        let deepest = if self.params.cont_hist4 { 4 } else { 2 };
+        };
         for back in [1usize, 2, 4] {
-            if back <= deepest && ply >= back {
-                let p = self.stack[ply - back].cont;
-                if p != NONE_CONT {
+            if ply >= back {
+                if let Some(p) = self.stack[ply - back].cont.get() {
                     ordering::update(&mut self.hist.cont[p][ci], bonus);
                 }
             }
@@ -145,12 +146,16 @@ impl Worker {
     fn quiet_score(&self, pos: &Position, ply: usize, m: Move) -> i32 {
         let us = pos.side_to_move().index();
         let mut s = self.hist.butterfly[us][m.from().index()][m.to().index()] as i32;
-        let ci = cont_index(pos, m);
-        if ci != NONE_CONT && ply >= 1 && self.stack[ply - 1].cont != NONE_CONT {
-            s += self.hist.cont[self.stack[ply - 1].cont][ci] as i32;
-        }
-        if self.params.lmr_cont2 && ci != NONE_CONT && ply >= 2 && self.stack[ply - 2].cont != NONE_CONT {
-            s += self.hist.cont[self.stack[ply - 2].cont][ci] as i32;
+        // The continuation histories one and two plies back count too: the score steers
+        // pruning and reductions, not only the order.
+        if let Some(ci) = cont_index(pos, m).get() {
+            for back in [1usize, 2] {
+                if ply >= back {
+                    if let Some(p) = self.stack[ply - back].cont.get() {
+                        s += self.hist.cont[p][ci] as i32;
+                    }
+                }
+            }
         }
         s
     }
@@ -181,6 +186,7 @@ impl Worker {
         }
         let in_check = pos.in_check();
         let p = self.params.clone();
+        let margins = p.margins();
         if !root {
             if self.is_draw(pos) {
                 return self.draw_value(sh, pos);
@@ -188,12 +194,11 @@ impl Worker {
             if ply >= MAX_PLY - 4 {
                 return if in_check { 0 } else { self.evaluate(sh, pos, ply) };
             }
-            if p.mate_distance_pruning {
-                alpha = alpha.max(mated_in(ply));
-                beta = beta.min(mate_in(ply + 1));
-                if alpha >= beta {
-                    return alpha;
-                }
+            // Mate-distance pruning.
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
             }
         }
         let excluded = self.stack[ply].excluded;
@@ -206,7 +211,7 @@ impl Worker {
         };
         let tt_score = entry.map_or(-INFINITE, |e| from_tt(e.score, ply));
         // Once on a principal variation, a node keeps the flag in the table.
-        let tt_pv = PV || (p.tt_pv && entry.is_some_and(|e| e.pv));
+        let tt_pv = PV || entry.is_some_and(|e| e.pv);
         if let Some(e) = entry {
             if !PV
                 && e.depth >= depth
@@ -303,7 +308,7 @@ impl Worker {
         // Hindsight: the parent reduced the move that led here. If the mover is not worse
         // for it by static evaluation, the reduction was too optimistic and one ply is
         // given back; if both evaluations favour the mover clearly, one more is taken.
-        if p.hindsight && !root && !in_check && excluded.is_null() {
+        if !root && !in_check && excluded.is_null() {
             let prior_reduction = self.stack[ply - 1].reduction;
             let parent_eval = self.stack[ply - 1].static_eval;
             if parent_eval != NO_EVAL {
@@ -324,7 +329,7 @@ impl Worker {
 
         if !PV && !in_check && excluded.is_null() {
             // Razoring.
-            if p.razoring && depth <= 3 && eval_est + p.margins.razor_base + p.margins.razor_mul * depth < alpha {
+            if p.razoring && depth <= 3 && eval_est + margins.razor_base + margins.razor_mul * depth < alpha {
                 let v = self.qsearch::<false>(sh, pos, alpha - 1, alpha, ply, true);
                 if v < alpha {
                     return v;
@@ -333,7 +338,7 @@ impl Worker {
             // Reverse futility pruning.
             if p.reverse_futility
                 && depth <= 6
-                && eval_est - p.margins.rfp_mul * (depth - improving as i32) >= beta
+                && eval_est - margins.rfp_mul * (depth - improving as i32) >= beta
                 && eval_est < TB_WIN_IN_MAX
                 && beta > -TB_WIN_IN_MAX
             {
@@ -343,7 +348,7 @@ impl Worker {
             if p.null_move
                 && depth >= 3
                 && eval_est >= beta
-                && static_eval >= beta - 20 * depth + p.margins.nmp_margin
+                && static_eval >= beta - 20 * depth + margins.nmp_margin
                 && ply >= self.nmp_min_ply
                 && ply > 0
                 && !self.stack[ply - 1].mv.is_null()
@@ -352,13 +357,13 @@ impl Worker {
                 // Few legal moves smell of zugzwang, where passing is no lower bound.
                 && pos.count_legal_moves() > 3
             {
-                let mut r = 3 + depth / 4 + ((eval_est - beta) / p.margins.nmp_eval_div).min(3);
-                if p.adc && self.stack[ply].adc {
+                let mut r = 3 + depth / 4 + ((eval_est - beta) / margins.nmp_eval_div).min(3);
+                if p.adaptive_depth_control && self.stack[ply].late_pv_subtree {
                     r += 1;
                 }
                 self.stack[ply].mv = Move::NULL;
-                self.stack[ply].cont = NONE_CONT;
-                self.stack[ply + 1].adc = self.stack[ply].adc;
+                self.stack[ply].cont = ContIndex::NONE;
+                self.stack[ply + 1].late_pv_subtree = self.stack[ply].late_pv_subtree;
                 let child = pos.play_null();
                 self.push_key(child.key());
                 let v = -self.search::<false>(sh, &child, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
@@ -368,7 +373,7 @@ impl Worker {
                 }
                 if v >= beta {
                     let v = if v >= TB_WIN_IN_MAX { beta } else { v };
-                    let verify = p.null_verification && (low_material(pos, us) || depth >= 14);
+                    let verify = low_material(pos, us) || depth >= 14;
                     if !verify || self.nmp_min_ply > 0 {
                         return v;
                     }
@@ -387,7 +392,7 @@ impl Worker {
         }
 
         // Enhanced transposition cutoff: a child already known to refute us.
-        if p.etc && !PV && depth > 2 && excluded.is_null() && !root {
+        if p.enhanced_tt_cutoff && !PV && depth > 2 && excluded.is_null() && !root {
             for m in pos.legal_moves().iter().copied() {
                 let child = pos.play(m);
                 if let Some(e) = sh.tt.probe(child.key()) {
@@ -404,14 +409,13 @@ impl Worker {
         }
 
         let prev_cont = [
-            if ply >= 1 { self.stack[ply - 1].cont } else { NONE_CONT },
-            if ply >= 2 { self.stack[ply - 2].cont } else { NONE_CONT },
-            if p.cont_hist4 && ply >= 4 { self.stack[ply - 4].cont } else { NONE_CONT },
+            if ply >= 1 { self.stack[ply - 1].cont } else { ContIndex::NONE },
+            if ply >= 2 { self.stack[ply - 2].cont } else { ContIndex::NONE },
+            if ply >= 4 { self.stack[ply - 4].cont } else { ContIndex::NONE },
         ];
-        let counter = if ply >= 1 && prev_cont[0] != NONE_CONT && p.counter_moves {
-            self.hist.counter[prev_cont[0] / 64][prev_cont[0] % 64]
-        } else {
-            Move::NULL
+        let counter = match prev_cont[0].get() {
+            Some(prev) if p.counter_moves => self.hist.counter[prev / 64][prev % 64],
+            _ => Move::NULL,
         };
         let killers = if p.killers { self.killers[ply] } else { [Move::NULL; 2] };
         let mut picker = MovePicker::new(if root { Move::NULL } else { tt_move }, false);
@@ -425,7 +429,7 @@ impl Worker {
         let mut quiets = MoveList::new();
         let mut captures = MoveList::new();
         let tt_capture = !tt_move.is_null() && is_capture(pos, tt_move);
-        let adc_here = self.stack[ply].adc;
+        let late_pv_subtree = self.stack[ply].late_pv_subtree;
         let check_info = pos.check_info();
         // With four men (KRKB, KRKN, KQKR, KBPK, KQKP, ...) one quiet move is often the
         // only defence or the only way to make progress, and move-count and history
@@ -450,7 +454,7 @@ impl Worker {
                     prev: prev_cont,
                     use_history: p.history,
                     use_cont: p.counter_moves,
-                    threats: p.threat_ordering.then_some(&check_info),
+                    threats: Some(&check_info),
                 };
                 match picker.next(pos, &ctx) {
                     Some(m) => m,
@@ -479,18 +483,17 @@ impl Worker {
                     if p.futility
                         && !in_check
                         && lmr_depth <= 7
-                        && eval_est + p.margins.futility_base + p.margins.futility_mul * lmr_depth <= alpha
+                        && eval_est + margins.futility_base + margins.futility_mul * lmr_depth <= alpha
                     {
                         continue;
                     }
-                    if p.history && lmr_depth <= 3 && hist < -p.margins.hist_prune * depth && !full_width {
+                    if p.history && lmr_depth <= 3 && hist < -margins.hist_prune * depth && !full_width {
                         continue;
                     }
-                    if p.see_pruning && lmr_depth <= 7 && !pos.see_ge(m, -p.margins.see_quiet * lmr_depth * lmr_depth) {
+                    if p.see_pruning && lmr_depth <= 7 && !pos.see_ge(m, -margins.see_quiet * lmr_depth * lmr_depth) {
                         continue;
                     }
-                } else if p.see_pruning && depth <= 7 && !gives_check && !pos.see_ge(m, -p.margins.see_capture * depth)
-                {
+                } else if p.see_pruning && depth <= 7 && !gives_check && !pos.see_ge(m, -margins.see_capture * depth) {
                     continue;
                 }
             }
@@ -516,7 +519,7 @@ impl Worker {
                     }
                     if v < sbeta {
                         ext = 1;
-                        if !PV && v < sbeta - p.margins.singular_double {
+                        if !PV && v < sbeta - margins.singular_double {
                             ext = 2;
                         }
                     } else if sbeta >= beta {
@@ -526,8 +529,7 @@ impl Worker {
                     }
                 } else {
                     let check_ext = p.check_extension && gives_check;
-                    let recapture = p.recapture_extension
-                        && PV
+                    let recapture = PV
                         && capture
                         && ply > 0
                         && self.stack[ply - 1].captured
@@ -545,9 +547,15 @@ impl Worker {
             self.stack[ply].mv = m;
             self.stack[ply].cont = cont_index(pos, m);
             self.stack[ply].captured = capture;
-            // ADC: a late regular (quiet, non-checking, non-evasion) sibling at a PV node.
-            self.stack[ply + 1].adc =
-                adc_here || (p.adc && PV && quiet && !gives_check && !in_check && move_count > p.adc_threshold);
+            // Adaptive Depth Control: a late regular (quiet, non-checking, non-evasion)
+            // sibling at a PV node marks its subtree.
+            self.stack[ply + 1].late_pv_subtree = late_pv_subtree
+                || (p.adaptive_depth_control
+                    && PV
+                    && quiet
+                    && !gives_check
+                    && !in_check
+                    && move_count > p.adaptive_depth_threshold);
             let new_depth = depth - 1 + ext;
             let mut v;
             if p.lmr && depth >= 2 && move_count > 1 + root as usize && (quiet || !PV || !tt_capture) {
@@ -559,7 +567,7 @@ impl Worker {
                 r -= gives_check as i32;
                 r -= (tt_pv && !PV) as i32;
                 if quiet {
-                    r -= hist / p.margins.lmr_hist_div;
+                    r -= hist / margins.lmr_hist_div;
                 } else {
                     r /= 2;
                 }
@@ -652,14 +660,14 @@ impl Worker {
             let se = if raw_eval == NO_EVAL { 0 } else { raw_eval };
             sh.tt.store(key, best_move, to_tt(best, ply), se, depth, bound, tt_pv);
             let quiet_best = best_move.is_null() || (!is_capture(pos, best_move) && !best_move.is_promotion());
-            if p.correction_history
-                && !in_check
-                && quiet_best
-                && !is_decisive(best)
-                && !(bound == Bound::Lower && best <= static_eval)
-                && !(bound == Bound::Upper && best >= static_eval)
-            {
-                self.corr.update(pos, p.non_pawn_corr, depth, best - static_eval);
+            // Only a bound that says more than the static evaluation corrects it.
+            let informative = match bound {
+                Bound::Lower => best > static_eval,
+                Bound::Upper => best < static_eval,
+                Bound::Exact | Bound::None => true,
+            };
+            if !in_check && quiet_best && !is_decisive(best) && informative {
+                self.corr.update(pos, depth, best - static_eval);
             }
         }
         best

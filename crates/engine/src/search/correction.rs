@@ -1,6 +1,6 @@
 //! Static-evaluation correction history: how far the search's results have strayed from
 //! the static evaluation in positions with the same pawn structure, and in positions with
-//! the same material, and (since session 54) by each side's non-pawn pieces, by side to move.
+//! the same material, and with the same non-pawn pieces of each side, by side to move.
 //!
 //! The evaluation is systematically wrong about some structures (blocked chains, far
 //! passers); the search finds out, and these tables carry that knowledge to sibling
@@ -60,32 +60,27 @@ fn blend(entry: &mut i16, w: i32, target: i32) {
 }
 
 impl CorrectionHistory {
-    /// The correction in centipawns to add to the static evaluation of `pos`; the non-pawn
-    /// tables take part when `non_pawn` (the `NonPawnCorr` switch).
+    /// The correction in centipawns to add to the static evaluation of `pos`.
     #[inline]
-    pub fn correction(&self, pos: &Position, non_pawn: bool) -> i32 {
+    pub fn correction(&self, pos: &Position) -> i32 {
         let (s, p, m) = slots(pos);
         let mut sum = i32::from(self.pawns[s][p]) + i32::from(self.material[s][m]) / 2;
-        if non_pawn {
-            for c in Color::ALL {
-                sum += i32::from(self.non_pawn[c.index()][s][non_pawn_index(pos, c)]) / 2;
-            }
+        for c in Color::ALL {
+            sum += i32::from(self.non_pawn[c.index()][s][non_pawn_index(pos, c)]) / 2;
         }
         sum / GRAIN
     }
 
     /// Records that a search of `depth` found `diff` centipawns more than the corrected
     /// static evaluation of `pos`.
-    pub fn update(&mut self, pos: &Position, non_pawn: bool, depth: i32, diff: i32) {
+    pub fn update(&mut self, pos: &Position, depth: i32, diff: i32) {
         let w = (depth + 1).min(MAX_WEIGHT);
         let target = diff.clamp(-MAX_CP, MAX_CP) * GRAIN;
         let (s, p, m) = slots(pos);
         blend(&mut self.pawns[s][p], w, target);
         blend(&mut self.material[s][m], w, target);
-        if non_pawn {
-            for c in Color::ALL {
-                blend(&mut self.non_pawn[c.index()][s][non_pawn_index(pos, c)], w, target);
-            }
+        for c in Color::ALL {
+            blend(&mut self.non_pawn[c.index()][s][non_pawn_index(pos, c)], w, target);
         }
     }
 }
@@ -99,34 +94,30 @@ mod tests {
         let mut ch = CorrectionHistory::default();
         let a = Position::startpos();
         let b = Position::from_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").unwrap();
-        assert_eq!(ch.correction(&a, false), 0);
+        assert_eq!(ch.correction(&a), 0);
         for _ in 0..200 {
-            ch.update(&a, false, 12, 500);
+            ch.update(&a, 12, 500);
         }
-        // Both tables converge on their bound (from below: the blend rounds down).
-        let full = MAX_CP + MAX_CP / 2;
-        assert!((full - 2..=full).contains(&ch.correction(&a, false)), "{}", ch.correction(&a, false));
-        assert_eq!(ch.correction(&b, false), 0, "another pawn structure and side to move is untouched");
+        // All four tables converge on their bound (from below: the blend rounds down).
+        let full = MAX_CP + MAX_CP / 2 + MAX_CP;
+        assert!((full - 3..=full).contains(&ch.correction(&a)), "{}", ch.correction(&a));
+        assert_eq!(ch.correction(&b), 0, "another position and side to move is untouched");
         for _ in 0..400 {
-            ch.update(&a, false, 12, -20);
+            ch.update(&a, 12, -20);
         }
-        assert!((-30..=-28).contains(&ch.correction(&a, false)), "{}", ch.correction(&a, false));
+        assert!((-50..=-48).contains(&ch.correction(&a)), "{}", ch.correction(&a));
     }
 
     #[test]
-    fn non_pawn_tables_key_on_each_sides_pieces_only_when_used() {
+    fn non_pawn_tables_key_on_each_sides_pieces() {
         let a = Position::startpos();
         // Same pawns and material as `a`, a knight elsewhere.
         let b = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 1").unwrap();
-        let mut plain = CorrectionHistory::default();
         let mut ch = CorrectionHistory::default();
         for _ in 0..200 {
-            plain.update(&a, false, 12, 40);
-            ch.update(&a, true, 12, 40);
+            ch.update(&a, 12, 40);
         }
-        assert_eq!(plain.correction(&a, false), plain.correction(&b, false), "unused tables are not read");
-        assert_eq!(plain.correction(&a, true), plain.correction(&a, false), "unused tables are not written");
-        assert!(ch.correction(&a, true) > ch.correction(&a, false), "the non-pawn tables add to the correction");
-        assert!(ch.correction(&a, true) > ch.correction(&b, true), "the knight's move changes the key");
+        assert!(ch.correction(&a) > ch.correction(&b), "the knight's move changes the key");
+        assert!(ch.correction(&b) > 0, "the pawn and material tables still apply");
     }
 }

@@ -20,7 +20,7 @@ pub mod time;
 use crate::nnue::Network;
 use crate::options::EngineOptions;
 use crate::score::Score;
-use crate::tb::TbProber;
+use crate::tb::TablebaseProbe;
 use crate::tt::TranspositionTable;
 use bastion_core::{Move, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -166,25 +166,36 @@ impl SearchControl {
 
 /// State shared by the threads of one search.
 pub(crate) struct Shared<'a> {
+    /// The transposition table.
     pub tt: &'a TranspositionTable,
+    /// Stop and ponder flags set from outside.
     pub control: &'a SearchControl,
     /// Set by the main thread to end helper threads.
     pub abort: AtomicBool,
+    /// Nodes per thread.
     pub nodes: Vec<AtomicU64>,
+    /// Tablebase hits of all threads.
     pub tbhits: AtomicU64,
-    pub tb: Option<&'a dyn TbProber>,
+    /// The tablebases, if any are loaded.
+    pub tb: Option<&'a dyn TablebaseProbe>,
+    /// What limits the search.
     pub limits: &'a Limits,
+    /// The time allocated to it.
     pub time: time::TimeManager,
+    /// The engine's options.
     pub opts: &'a EngineOptions,
+    /// The side to move at the root (contempt applies against it).
     pub root_side: bastion_core::Color,
     /// The neural evaluation, when one is loaded (else the hand-written one).
     pub net: Option<&'a Network>,
 }
 
 impl Shared<'_> {
+    /// Nodes of all threads.
     pub fn total_nodes(&self) -> u64 {
         self.nodes.iter().map(|n| n.load(Ordering::Relaxed)).sum()
     }
+    /// True once the main thread or the user ended the search.
     pub fn should_abort(&self) -> bool {
         self.abort.load(Ordering::Relaxed) || self.control.stop.load(Ordering::Relaxed)
     }
@@ -196,7 +207,7 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     workers: Vec<Worker>,
     control: Arc<SearchControl>,
-    tb: Option<Arc<dyn TbProber>>,
+    tb: Option<Arc<dyn TablebaseProbe>>,
     net: Option<Arc<Network>>,
 }
 
@@ -250,7 +261,7 @@ impl Engine {
     }
 
     /// Installs (or removes) a tablebase prober.
-    pub fn set_tablebase(&mut self, tb: Option<Arc<dyn TbProber>>) {
+    pub fn set_tablebase(&mut self, tb: Option<Arc<dyn TablebaseProbe>>) {
         self.tb = tb;
     }
 
@@ -304,13 +315,7 @@ impl Engine {
             tbhits: AtomicU64::new(0),
             tb: self.tb.as_deref(),
             limits,
-            time: time::TimeManager::new(
-                start,
-                limits,
-                pos.side_to_move(),
-                self.opts.move_overhead_ms,
-                self.opts.time_horizon,
-            ),
+            time: time::TimeManager::new(start, limits, pos.side_to_move(), self.opts.move_overhead_ms, time::HORIZON),
             opts: &self.opts,
             root_side: pos.side_to_move(),
             net: self.net.as_deref(),

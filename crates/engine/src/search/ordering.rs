@@ -7,10 +7,31 @@ use bastion_core::attacks::{bishop_attacks, knight_attacks, rook_attacks};
 use bastion_core::moves::MAX_MOVES;
 use bastion_core::{Bitboard, CheckInfo, GenType, Move, MoveList, Position, Role, Square};
 
-/// Index of a (piece, destination) pair for continuation history; `NONE_CONT` for none.
-pub type ContIndex = usize;
-/// "No previous move" for continuation history.
-pub const NONE_CONT: ContIndex = usize::MAX;
+/// Index of a (piece, destination) pair in the continuation history, or
+/// [`ContIndex::NONE`] where there is no move to continue from (before the root, after a
+/// null move).
+///
+/// The index is a `usize` with `usize::MAX` for none inside, the representation the
+/// search used as a bare number: the frames and the history lookups compile as before.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContIndex(usize);
+
+impl ContIndex {
+    /// No previous move.
+    pub const NONE: ContIndex = ContIndex(usize::MAX);
+
+    /// The index of `piece` (0..12) arriving on `to` (0..64).
+    #[inline]
+    pub fn new(piece: usize, to: usize) -> ContIndex {
+        ContIndex(piece * 64 + to)
+    }
+
+    /// The table index, or `None` for [`ContIndex::NONE`].
+    #[inline]
+    pub fn get(self) -> Option<usize> {
+        (self != ContIndex::NONE).then_some(self.0)
+    }
+}
 const HIST_MAX: i32 = 16_384;
 
 /// All history-like statistics of one search thread.
@@ -19,7 +40,7 @@ pub struct Histories {
     pub butterfly: Box<[[[i16; 64]; 64]; 2]>,
     /// Capture history `[piece][to][captured role]`.
     pub capture: Box<[[[i16; 6]; 64]; 12]>,
-    /// Continuation history `[previous piece-to][piece-to]` (1 and 2 plies back).
+    /// Continuation history `[previous piece-to][piece-to]` (1, 2 and 4 plies back).
     pub cont: Vec<[i16; 768]>,
     /// Counter move `[previous piece][previous to]`.
     pub counter: Box<[[Move; 64]; 12]>,
@@ -54,8 +75,8 @@ pub fn stat_bonus(depth: i32) -> i32 {
 #[inline]
 pub fn cont_index(pos: &Position, m: Move) -> ContIndex {
     match pos.piece_at(m.from()) {
-        Some(p) => p.index() * 64 + m.to().index(),
-        None => NONE_CONT,
+        Some(p) => ContIndex::new(p.index(), m.to().index()),
+        None => ContIndex::NONE,
     }
 }
 
@@ -96,7 +117,7 @@ pub struct QuietContext<'a> {
     pub killers: [Move; 2],
     /// Counter move to the previous move.
     pub counter: Move,
-    /// Continuation indices of the moves 1, 2 and (with `ContHist4`) 4 plies back.
+    /// Continuation indices of the moves 1, 2 and 4 plies back.
     pub prev: [ContIndex; 3],
     /// Use butterfly history.
     pub use_history: bool,
@@ -271,9 +292,8 @@ impl MovePicker {
                                 s += ctx.hist.butterfly[us][m.from().index()][m.to().index()] as i32;
                             }
                             if ctx.use_cont {
-                                let ci = cont_index(pos, m);
-                                for p in ctx.prev {
-                                    if p != NONE_CONT && ci != NONE_CONT {
+                                if let Some(ci) = cont_index(pos, m).get() {
+                                    for p in ctx.prev.iter().filter_map(|p| p.get()) {
                                         s += ctx.hist.cont[p][ci] as i32;
                                     }
                                 }
@@ -327,7 +347,7 @@ mod tests {
             hist: &hist,
             killers: [Move::NULL; 2],
             counter: Move::NULL,
-            prev: [NONE_CONT; 3],
+            prev: [ContIndex::NONE; 3],
             use_history: true,
             use_cont: true,
             threats: threats.then_some(&check_info),

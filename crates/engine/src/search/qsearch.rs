@@ -2,7 +2,7 @@
 //! position is quiet; all evasions when in check.
 
 use super::alphabeta::non_pawn_material;
-use super::ordering::{captured_role, cont_index, is_capture, MovePicker, QuietContext, NONE_CONT};
+use super::ordering::{captured_role, cont_index, is_capture, ContIndex, MovePicker, QuietContext};
 use super::thread::Worker;
 use super::Shared;
 use crate::eval;
@@ -104,7 +104,7 @@ impl Worker {
             hist: &self.hist,
             killers: [Move::NULL; 2],
             counter: Move::NULL,
-            prev: [if ply >= 1 { self.stack[ply - 1].cont } else { NONE_CONT }, NONE_CONT, NONE_CONT],
+            prev: [if ply >= 1 { self.stack[ply - 1].cont } else { ContIndex::NONE }, ContIndex::NONE, ContIndex::NONE],
             use_history: true,
             use_cont: true,
             threats: None,

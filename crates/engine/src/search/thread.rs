@@ -2,7 +2,7 @@
 //! aspiration windows and MultiPV, and Lazy SMP helper scheduling.
 
 use super::correction::CorrectionHistory;
-use super::ordering::{ContIndex, Histories, NONE_CONT};
+use super::ordering::{ContIndex, Histories};
 use super::{PvLine, ScoreBound, SearchInfo, SearchResult, Shared};
 use crate::eval::PawnCache;
 use crate::nnue::AccumulatorStack;
@@ -14,12 +14,17 @@ use std::sync::atomic::Ordering;
 /// Per-ply search state.
 #[derive(Clone, Copy)]
 pub(crate) struct Frame {
+    /// Corrected static evaluation ([`NO_EVAL`] in check).
     pub static_eval: i32,
+    /// The move searched from this ply ([`Move::NULL`] for a null move).
     pub mv: Move,
+    /// Continuation-history index of that move.
     pub cont: ContIndex,
+    /// The move a singular-extension search leaves out here.
     pub excluded: Move,
     /// Adaptive Depth Control: this subtree hangs below a late quiet PV sibling.
-    pub adc: bool,
+    pub late_pv_subtree: bool,
+    /// Whether that move captured.
     pub captured: bool,
     /// Plies by which late-move reduction cut the move searched from here (0 when none).
     pub reduction: i32,
@@ -30,9 +35,9 @@ impl Default for Frame {
         Frame {
             static_eval: NO_EVAL,
             mv: Move::NULL,
-            cont: NONE_CONT,
+            cont: ContIndex::NONE,
             excluded: Move::NULL,
-            adc: false,
+            late_pv_subtree: false,
             captured: false,
             reduction: 0,
         }
@@ -45,10 +50,15 @@ pub(crate) const NO_EVAL: i32 = -INFINITE - 1;
 /// A root move with its latest score and line.
 #[derive(Clone, Debug)]
 pub(crate) struct RootMove {
+    /// The move.
     pub mv: Move,
+    /// Score of the current iteration (`-INFINITE` until searched with an exact result).
     pub score: i32,
+    /// Score of the last iteration that searched it.
     pub prev_score: i32,
+    /// Its principal variation, the move first.
     pub pv: Vec<Move>,
+    /// Selective depth reached below it.
     pub seldepth: usize,
     /// Nodes this thread spent below this move since the search started.
     pub nodes: u64,
@@ -56,29 +66,50 @@ pub(crate) struct RootMove {
 
 /// A search thread.
 pub(crate) struct Worker {
+    /// Thread index; 0 is the main thread, which reports and manages time.
     pub id: usize,
+    /// Pawn-structure cache of the hand-written evaluation.
     pub pawns: PawnCache,
+    /// Move-ordering statistics.
     pub hist: Histories,
+    /// Static-evaluation corrections.
     pub corr: CorrectionHistory,
+    /// Two killer moves per ply.
     pub killers: Vec<[Move; 2]>,
+    /// Per-ply state.
     pub stack: Vec<Frame>,
+    /// Triangular principal-variation table.
     pub pv: Vec<[Move; MAX_PLY + 1]>,
+    /// End of the line stored at each ply of `pv`.
     pub pv_len: [usize; MAX_PLY + 2],
+    /// Keys of the game's and the search's positions, for repetitions.
     pub keys: Vec<u64>,
+    /// The root position.
     pub root: Position,
+    /// The root moves, best first.
     pub root_moves: Vec<RootMove>,
+    /// The MultiPV line being searched.
     pub pv_idx: usize,
+    /// Depth of the current iteration.
     pub root_depth: i32,
+    /// Deepest ply reached in this iteration.
     pub seldepth: usize,
+    /// Nodes this thread searched.
     pub nodes: u64,
+    /// Set once the search must unwind.
     pub stopped: bool,
+    /// No null move before this ply (during a null-move verification search).
     pub nmp_min_ply: usize,
+    /// The search switches of this search.
     pub params: SearchParams,
+    /// Late-move reduction by `[depth][move number]`.
     pub lmr: Box<[[i32; 64]; 64]>,
+    /// Network accumulators along the current line.
     pub nnue: AccumulatorStack,
 }
 
 impl Worker {
+    /// A thread with empty tables.
     pub fn new(id: usize) -> Worker {
         let mut lmr = Box::new([[0i32; 64]; 64]);
         for (d, row) in lmr.iter_mut().enumerate().skip(1) {
@@ -114,21 +145,17 @@ impl Worker {
     #[inline]
     pub fn evaluate(&mut self, sh: &Shared, pos: &Position, ply: usize) -> i32 {
         let stack = &mut self.nnue;
-        let adjust = self.params.net_adjust;
-        crate::eval::evaluate_by(pos, sh.net, &mut self.pawns, adjust, |net| stack.evaluate(net, pos, ply))
+        crate::eval::evaluate_by(pos, sh.net, &mut self.pawns, |net| stack.evaluate(net, pos, ply))
     }
 
     /// `raw` corrected by what searches found in positions with the same pawns, the same
     /// material and the same non-pawn pieces.
     #[inline]
     pub fn corrected_eval(&self, pos: &Position, raw: i32) -> i32 {
-        if self.params.correction_history {
-            (raw + self.corr.correction(pos, self.params.non_pawn_corr)).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1)
-        } else {
-            raw
-        }
+        (raw + self.corr.correction(pos)).clamp(-TB_WIN_IN_MAX + 1, TB_WIN_IN_MAX - 1)
     }
 
+    /// Forgets what earlier searches learned (new game).
     pub fn clear(&mut self) {
         self.hist = Histories::default();
         self.corr = CorrectionHistory::default();
@@ -136,6 +163,8 @@ impl Worker {
         self.killers.iter_mut().for_each(|k| *k = [Move::NULL; 2]);
     }
 
+    /// Prepares a search of `pos` after the game positions `history`: stacks, root moves
+    /// (filtered by `searchmoves` and the tablebases).
     pub fn start_search(&mut self, pos: &Position, history: &[u64], sh: &Shared) {
         self.root = pos.clone();
         self.keys.clear();

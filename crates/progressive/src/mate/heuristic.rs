@@ -1,11 +1,13 @@
-//! The seed's five mate heuristics and its two improvements (promotion and
-//! king pin). Every heuristic is turned into a cost to minimise: lower means
+//! The five mate heuristics of Janko 2015 (§4.1.1–4.1.4) and its two
+//! improvements (promotion and king pin, §4.1.5). Every heuristic is turned into a cost to minimise: lower means
 //! closer to mate.
 //!
 //! All of them look at the enemy king's *mate square*: the king's square and
 //! the squares around it. The enemy king does not move during our series, so
 //! the square is fixed for a whole search.
 
+use crate::distance::distances;
+use crate::error::ProgressiveError;
 use bastion_core::attacks;
 use bastion_core::{Bitboard, Color, Position, Role, Square};
 use std::sync::OnceLock;
@@ -27,12 +29,12 @@ pub enum Heuristic {
 }
 
 impl Heuristic {
-    /// All five, in the seed's order.
+    /// All five, in the order of Janko 2015, §4.1.
     pub const ALL: [Heuristic; 5] =
         [Heuristic::Baseline, Heuristic::Manhattan, Heuristic::Coverage, Heuristic::Figures, Heuristic::Squares];
 
     /// Average change of the cost from the root to a mate, per series move of
-    /// the test set (the seed's x/y, measured with `bench-mates --calibrate`).
+    /// the test set (x/y of Janko 2015, §4.2, measured with `bench-mates --calibrate`).
     /// Used for the A* path cost g(n) = moves used × x / y. Coverage is the
     /// tuned value (0.8; measured 0.64 without the extra terms, which add to it).
     /// Baseline keeps 0: its cost already is the depth.
@@ -48,7 +50,7 @@ impl Heuristic {
 }
 
 impl std::str::FromStr for Heuristic {
-    type Err = crate::ProgressiveError;
+    type Err = ProgressiveError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.to_ascii_lowercase().as_str() {
             "baseline" | "izhodisce" | "depth" => Ok(Heuristic::Baseline),
@@ -56,7 +58,7 @@ impl std::str::FromStr for Heuristic {
             "coverage" | "pokritost" => Ok(Heuristic::Coverage),
             "figures" | "pieces" | "figure" => Ok(Heuristic::Figures),
             "squares" | "polja" => Ok(Heuristic::Squares),
-            _ => Err(crate::ProgressiveError::BadOption(format!(
+            _ => Err(ProgressiveError::BadOption(format!(
                 "unknown heuristic {s:?} (baseline, manhattan, coverage, figures, squares)"
             ))),
         }
@@ -88,7 +90,7 @@ fn tables() -> &'static Tables {
             let mut t = [[u8::MAX; 64]; 64];
             for (a, row) in t.iter_mut().enumerate() {
                 let (start, none) = (Square::from_index(a), Bitboard::EMPTY);
-                *row = crate::endgame::distances(role, Color::White, start, none, none, none);
+                *row = distances(role, Color::White, start, none, none, none);
             }
             moves.push(t);
         }
@@ -234,7 +236,7 @@ impl MateContext {
 
     /// Moves the nearest of our pawns needs to promote within `left` moves,
     /// never passing a square where it would give check before the last move
-    /// (the seed's bitboard walk, Algorithm 3).
+    /// (the bitboard walk of Janko 2015, Appendix A.3, Algorithm 3).
     pub fn promotion_distance(&self, board: &Position, left: u32) -> Option<u32> {
         let mut pawns = board.pieces(self.us, Role::Pawn);
         if pawns.is_empty() {

@@ -9,8 +9,9 @@
 //! millions of nodes.
 
 use super::heuristic::{Heuristic, MateContext};
+use crate::error::ProgressiveError;
 use crate::rules::Rules;
-use crate::series::SeriesPosition;
+use crate::series::{SeriesPosition, Status};
 use bastion_core::Move;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashSet};
@@ -35,24 +36,25 @@ impl Hasher for KeyHasher {
     }
 }
 
+/// A set of Zobrist keys hashed by [`KeyHasher`].
 pub type KeySet = HashSet<u64, BuildHasherDefault<KeyHasher>>;
 
 /// Which A* form to use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum Variant {
-    /// f(n) = g(n) + h(n) with g(n) = moves used × x / y (the seed's best).
+    /// f(n) = g(n) + h(n) with g(n) = moves used × x / y (the best form in Janko 2015, §4.2).
     AStar,
     /// f(n) = h(n): best-first search, path cost ignored.
     BestFirst,
 }
 
 impl std::str::FromStr for Variant {
-    type Err = crate::ProgressiveError;
+    type Err = ProgressiveError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.to_ascii_lowercase().replace(['-', '_', '*'], "").as_str() {
             "astar" | "a" => Ok(Variant::AStar),
             "bestfirst" | "best" | "greedy" => Ok(Variant::BestFirst),
-            _ => Err(crate::ProgressiveError::BadOption(format!("unknown variant {s:?} (astar, best-first)"))),
+            _ => Err(ProgressiveError::BadOption(format!("unknown variant {s:?} (astar, best-first)"))),
         }
     }
 }
@@ -169,7 +171,7 @@ pub fn find_mate(root: &SeriesPosition, opts: &MateOptions) -> MateResult {
     let start = Instant::now();
     let mut nodes = 0u64;
     let done = |outcome, moves, nodes| MateResult { outcome, moves, nodes, elapsed: start.elapsed() };
-    if root.status() != crate::Status::Ongoing {
+    if root.status() != Status::Ongoing {
         return done(MateOutcome::NoMate, None, 0);
     }
     let ctx = MateContext::new(root.board(), opts.heuristic, opts.promotion, opts.pin);
@@ -256,7 +258,7 @@ pub fn find_mate(root: &SeriesPosition, opts: &MateOptions) -> MateResult {
 /// or proves that none exists, unless the limits are reached first.
 pub fn exhaustive_mate(root: &SeriesPosition, time_limit: Duration, node_limit: Option<u64>) -> MateResult {
     let start = Instant::now();
-    if root.status() != crate::Status::Ongoing {
+    if root.status() != Status::Ongoing {
         return MateResult { outcome: MateOutcome::NoMate, moves: None, nodes: 0, elapsed: start.elapsed() };
     }
     let mut s = Exhaustive {

@@ -20,9 +20,11 @@ pub fn tb_dir() -> PathBuf {
     .clone()
 }
 
-/// The engine command the fortress detector runs.
+/// The engine command the fortress detector runs: the `bastion` binary's UCI
+/// engine, built on first use (the web crate has no binary of its own).
 pub fn uci_engine() -> Vec<String> {
-    vec![env!("CARGO_BIN_EXE_bastion-web-uci").to_string()]
+    let bastion = bastion_test_engine::cargo_bin("bastion-cli", "bastion");
+    vec![bastion.display().to_string(), "uci".to_owned()]
 }
 
 /// Full configuration: tables, fortress engine, the given job slots.

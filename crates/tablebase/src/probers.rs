@@ -1,0 +1,148 @@
+//! [`Probers`]: Bastion's DTM tables and Syzygy WDL tables behind one
+//! [`TablebaseProbe`], as the engine (options `BastionTBPath`, `SyzygyPath`) and
+//! the match referee (`--tb-dir`, `--syzygy`) use them.
+//!
+//! The DTM tables answer first where they cover a position: they give exact
+//! distances to mate. Syzygy answers the rest.
+
+use crate::error::TbError;
+use crate::probe::Tablebases;
+use crate::syzygy::{root_values_after_zeroing, SyzygyError, SyzygyProber};
+use crate::value::Dtm;
+use bastion_core::tablebase::{TablebaseProbe, Wdl};
+use bastion_core::{Move, Position};
+use std::path::Path;
+use std::sync::Arc;
+
+/// Why a table directory could not be used. The cause is part of the message,
+/// not a separate error source, so error chains do not print it twice.
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    /// The DTM directories could not be read.
+    #[error("cannot open Bastion tables: {0}")]
+    Dtm(TbError),
+    /// The DTM directories hold no `*.btb` file.
+    #[error("no Bastion tables (*.btb) found in {0}")]
+    NoDtm(String),
+    /// The Syzygy directory could not be read.
+    #[error("cannot open Syzygy tables: {0}")]
+    Syzygy(SyzygyError),
+    /// The Syzygy directory holds no Syzygy file.
+    #[error("no Syzygy tables found in {0}")]
+    NoSyzygy(String),
+}
+
+/// DTM tables, Syzygy tables, or both, probed as one tablebase. Cheap to clone.
+#[derive(Clone, Default)]
+pub struct Probers {
+    dtm: Option<Arc<Tablebases>>,
+    syzygy: Option<Arc<SyzygyProber>>,
+}
+
+impl Probers {
+    /// Opens the DTM tables of `dtm_dirs` (none when empty) and the Syzygy tables
+    /// of `syzygy_dir`; a directory given without tables is an error.
+    pub fn open<P: AsRef<Path>>(dtm_dirs: &[P], syzygy_dir: Option<&Path>) -> Result<Probers, OpenError> {
+        let mut probers = Probers::default();
+        probers.set_dtm(dtm_dirs)?;
+        probers.set_syzygy(syzygy_dir)?;
+        Ok(probers)
+    }
+
+    /// Replaces the DTM tables with those of `dirs` (none when empty). On error the
+    /// prober is left without DTM tables.
+    pub fn set_dtm<P: AsRef<Path>>(&mut self, dirs: &[P]) -> Result<(), OpenError> {
+        self.dtm = None;
+        if dirs.is_empty() {
+            return Ok(());
+        }
+        let tables = Tablebases::open(dirs).map_err(OpenError::Dtm)?;
+        if tables.endings().is_empty() {
+            let names: Vec<String> = dirs.iter().map(|d| d.as_ref().display().to_string()).collect();
+            return Err(OpenError::NoDtm(names.join(", ")));
+        }
+        self.dtm = Some(Arc::new(tables));
+        Ok(())
+    }
+
+    /// Replaces the Syzygy tables with those of `dir` (none when `None`). On error
+    /// the prober is left without Syzygy tables.
+    pub fn set_syzygy(&mut self, dir: Option<&Path>) -> Result<(), OpenError> {
+        self.syzygy = None;
+        let Some(dir) = dir else { return Ok(()) };
+        let (prober, files) = SyzygyProber::open(dir).map_err(OpenError::Syzygy)?;
+        if files == 0 {
+            return Err(OpenError::NoSyzygy(dir.display().to_string()));
+        }
+        self.syzygy = Some(Arc::new(prober));
+        Ok(())
+    }
+
+    /// True when neither kind of table is loaded.
+    pub fn is_empty(&self) -> bool {
+        self.dtm.is_none() && self.syzygy.is_none()
+    }
+
+    /// The DTM tables, if loaded.
+    pub fn dtm(&self) -> Option<&Tablebases> {
+        self.dtm.as_deref()
+    }
+
+    /// The Syzygy tables, if loaded.
+    pub fn syzygy(&self) -> Option<&SyzygyProber> {
+        self.syzygy.as_deref()
+    }
+}
+
+impl TablebaseProbe for Probers {
+    fn max_pieces(&self) -> u32 {
+        let dtm = self.dtm.as_ref().map_or(0, |t| t.max_men());
+        let syzygy = self.syzygy.as_ref().map_or(0, |s| s.max_pieces());
+        dtm.max(syzygy) as u32
+    }
+
+    fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
+        if let Some(d) = self.dtm.as_ref().and_then(|t| t.probe_dtm(pos)) {
+            return Some(d.wdl());
+        }
+        TablebaseProbe::probe_wdl(self.syzygy.as_deref()?, pos)
+    }
+
+    fn probe_dtm(&self, pos: &Position) -> Option<i32> {
+        self.dtm.as_ref()?.probe_dtm(pos).map(Dtm::signed_plies)
+    }
+
+    fn probe_root(&self, pos: &Position) -> Option<Vec<(Move, Wdl, Option<i32>)>> {
+        if let Some(values) = self.dtm.as_deref().and_then(|t| t.probe_root(pos)) {
+            return Some(values);
+        }
+        root_values_after_zeroing(pos, |child| self.probe_wdl(child))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_probers_know_nothing() {
+        let p = Probers::open::<&Path>(&[], None).unwrap();
+        assert!(p.is_empty());
+        assert_eq!(p.max_pieces(), 0);
+        let pos = Position::from_fen("8/8/8/8/8/2k5/8/K6R w - - 0 1").unwrap();
+        assert_eq!(p.probe_wdl(&pos), None);
+        assert_eq!(p.probe_dtm(&pos), None);
+        assert_eq!(p.probe_root(&pos), None);
+    }
+
+    #[test]
+    fn directories_without_tables_are_errors() {
+        let dir = std::env::temp_dir().join(format!("bastion-probers-empty-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        assert!(matches!(Probers::open(&[&dir], None), Err(OpenError::NoDtm(_))));
+        assert!(matches!(Probers::open::<&Path>(&[], Some(&dir)), Err(OpenError::NoSyzygy(_))));
+        assert!(matches!(Probers::open::<&Path>(&[], Some(&dir.join("missing"))), Err(OpenError::Syzygy(_))));
+        assert!(matches!(Probers::open(&[dir.join("missing")], None), Err(OpenError::Dtm(_))));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}

@@ -1,0 +1,121 @@
+//! Training positions: reading `fen,result,game[,score]` lines into the compact form the
+//! [`crate::trainer`] iterates over.
+//!
+//! Data lines are the self-play files of [`crate::selfplay`] (`bastion tune --generate`),
+//! optionally with a fourth column, White's search score in centipawns, added by
+//! [`crate::label`]. The target of a position is `λ·σ(score/K) + (1−λ)·result` (just the
+//! result without a score), and the loss is the squared error between that and
+//! `σ(output/K)`: a win-probability fit as in the Texel tuner, with `K` the centipawn scale
+//! of its logistic.
+
+use bastion_core::{Color, Position};
+use bastion_engine::eval::{self, PawnCache};
+use bastion_engine::nnue::white_features;
+use std::io::BufRead;
+use std::path::Path;
+
+/// Centipawns per unit of the win-probability logistic (fitted to the self-play data
+/// by the Texel tuner: K = 2.63 on a 400 cp scale).
+pub const WDL_CP: f32 = 152.0;
+
+/// Training positions in compact form.
+#[derive(Default)]
+pub struct Dataset {
+    /// White-perspective input indices of every position, back to back.
+    feats: Vec<u16>,
+    /// `feats[ends[i-1]..ends[i]]` are position `i`'s inputs.
+    ends: Vec<u32>,
+    /// Side to move is White.
+    pub(crate) white_to_move: Vec<bool>,
+    /// No castling rights: the position mirrored left to right is as good a training example
+    /// (the inputs cannot show castling rights, but a mirrored right would be a different game).
+    pub(crate) mirrorable: Vec<bool>,
+    /// Target win probability for the side to move.
+    pub(crate) target: Vec<f32>,
+    /// Squared error of the hand-written evaluation against the targets, summed.
+    reference_sq_error: f64,
+}
+
+impl Dataset {
+    /// Number of positions.
+    pub fn len(&self) -> usize {
+        self.target.len()
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.target.is_empty()
+    }
+
+    /// Mean squared error of the hand-written evaluation on these positions (for comparison
+    /// with [`crate::Trainer::loss`]; computed only for validation sets).
+    pub fn reference_loss(&self) -> f64 {
+        self.reference_sq_error / self.len().max(1) as f64
+    }
+
+    pub(crate) fn push(&mut self, pos: &Position, white_target: f32, reference: bool) {
+        self.feats.extend(white_features(pos).map(|f| f as u16));
+        self.ends.push(self.feats.len() as u32);
+        let white = pos.side_to_move() == Color::White;
+        self.white_to_move.push(white);
+        self.mirrorable.push(pos.castling().is_empty());
+        let target = if white { white_target } else { 1.0 - white_target };
+        self.target.push(target);
+        if reference {
+            let hce = eval::evaluate(pos, &mut PawnCache::new()) as f32;
+            self.reference_sq_error += ((sigmoid(hce / WDL_CP) - target) as f64).powi(2);
+        }
+    }
+
+    pub(crate) fn inputs(&self, i: usize) -> &[u16] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.feats[start..self.ends[i] as usize]
+    }
+}
+
+/// The logistic function.
+pub(crate) fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Parses one data line into a position and White's target; `None` for a bad line.
+fn parse_line(line: &str, lambda: f32) -> Option<(Position, f32)> {
+    let mut parts = line.split(',');
+    let pos = Position::from_fen(parts.next()?.trim()).ok()?;
+    let result = match parts.next()?.trim() {
+        "" => None,
+        r => Some(r.parse::<f32>().ok().filter(|r| (0.0..=1.0).contains(r))?),
+    };
+    let _game = parts.next();
+    let score = match parts.next() {
+        Some(s) => Some(s.trim().parse::<f32>().ok()?),
+        None => None,
+    };
+    let target = match (score, result) {
+        (Some(score), Some(result)) => lambda * sigmoid(score / WDL_CP) + (1.0 - lambda) * result,
+        (Some(score), None) => sigmoid(score / WDL_CP),
+        (None, Some(result)) => result,
+        (None, None) => return None,
+    };
+    Some((pos, target))
+}
+
+/// Reads a data file into a training and a validation set (every `val_every`-th
+/// line goes to validation; 0 = none). Returns the sets and the number of bad lines.
+pub fn load(path: &Path, lambda: f32, val_every: usize) -> std::io::Result<(Dataset, Dataset, usize)> {
+    let f = std::io::BufReader::new(std::fs::File::open(path)?);
+    let (mut train, mut val, mut bad) = (Dataset::default(), Dataset::default(), 0);
+    for (i, line) in f.lines().enumerate() {
+        let line = line?;
+        // Empty lines are positions the labeller rejected (see `label_file`).
+        if line.trim().is_empty() {
+            continue;
+        }
+        match parse_line(&line, lambda) {
+            Some((pos, t)) if val_every > 0 && i % val_every == val_every - 1 => val.push(&pos, t, true),
+            Some((pos, t)) => train.push(&pos, t, false),
+            None => bad += 1,
+        }
+    }
+    Ok((train, val, bad))
+}

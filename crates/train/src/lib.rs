@@ -1,0 +1,77 @@
+//! Training for Bastion's engine, kept out of the engine library so that programs that
+//! only play (the web app, the UCI engine) do not link it.
+//!
+//! - [`selfplay`] plays fast self-play games and writes quiet positions with the game
+//!   result (and optionally the search score) as `fen,result,game[,score]` lines;
+//!   [`positions`] writes the same lines from finished games of any source.
+//! - [`label`] appends a search score to such lines.
+//! - [`dataset`], [`network`] and [`trainer`] fit the engine's neural network to them
+//!   and write it in the format [`bastion_engine::nnue::Network`] reads; [`checkpoint`]
+//!   keeps a run's files so that it can be continued.
+//! - [`texel`] fits the hand-written evaluation's weights to game results.
+
+#![warn(missing_docs)]
+
+pub mod checkpoint;
+pub mod dataset;
+pub mod label;
+pub mod network;
+pub mod positions;
+pub mod selfplay;
+pub mod texel;
+pub mod trainer;
+
+pub use checkpoint::RunFiles;
+pub use dataset::Dataset;
+pub use label::{label_file, LabelConfig};
+pub use network::FloatNetwork;
+pub use selfplay::{is_noisy, GenConfig};
+pub use texel::Tuner;
+pub use trainer::{TrainConfig, Trainer};
+
+use std::path::Path;
+
+/// Writes `bytes` to `path` through a temporary file, so an interrupted write never
+/// leaves a truncated file behind.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let tmp = path.with_extension("partial");
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path)
+}
+
+/// Cuts a partial last line (left by an interrupted run) off the file at `path`, so that
+/// appending continues on a line of its own, and returns the number of complete lines; 0
+/// when there is no file.
+pub(crate) fn complete_lines(path: &Path) -> std::io::Result<usize> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
+        Err(e) => return Err(e),
+    };
+    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+    if complete < bytes.len() {
+        std::fs::OpenOptions::new().write(true).open(path)?.set_len(complete as u64)?;
+    }
+    Ok(bytes[..complete].iter().filter(|&&b| b == b'\n').count())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_partial_last_line_is_cut_off() {
+        let dir = std::env::temp_dir().join(format!("bastion-lines-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("data.csv");
+        assert_eq!(complete_lines(&path).unwrap(), 0);
+        std::fs::write(&path, "a,1,0\nb,0,1\nc,0.").unwrap();
+        assert_eq!(complete_lines(&path).unwrap(), 2);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a,1,0\nb,0,1\n");
+        assert_eq!(complete_lines(&path).unwrap(), 2);
+        std::fs::write(&path, "partial").unwrap();
+        assert_eq!(complete_lines(&path).unwrap(), 0);
+        assert_eq!(std::fs::read(&path).unwrap().len(), 0);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
