@@ -69,7 +69,8 @@ pub enum OpeningsError {
 pub fn load(path: impl AsRef<Path>) -> Result<Vec<Opening>, OpeningsError> {
     let path = path.as_ref();
     let shown = path.display().to_string();
-    let text = std::fs::read(path).map_err(|cause| OpeningsError::Io { path: shown.clone(), cause })?;
+    let text = bastion_core::io::read_bounded(path, bastion_core::io::TEXT_LIMIT)
+        .map_err(|e| OpeningsError::Io { path: shown.clone(), cause: e.into_io() })?;
     let is_pgn = path.extension().is_some_and(|e| e.eq_ignore_ascii_case("pgn"));
     let openings = if is_pgn { from_pgn(&text, &shown)? } else { from_epd(&String::from_utf8_lossy(&text), &shown)? };
     if openings.is_empty() {

@@ -5,6 +5,7 @@
 
 use bastion_core::{Color, Game, Move, Position};
 use pgn_reader::{BufferedReader, RawComment, RawHeader, SanPlus, Skip, Visitor};
+use std::collections::VecDeque;
 use std::io::Read;
 
 /// A game read from or written to PGN.
@@ -269,7 +270,7 @@ pub fn read_first_game(reader: impl Read) -> std::io::Result<Option<PgnGame>> {
 /// Streams the games of a PGN source to `f` without holding them all;
 /// `f` returns false to stop early.
 pub fn for_each_game(reader: impl Read, mut f: impl FnMut(PgnGame) -> bool) -> std::io::Result<()> {
-    let mut reader = BufferedReader::new(reader);
+    let mut reader = BufferedReader::new(UnixLineEnds::new(reader));
     let mut visitor = Collector { game: PgnGame::new(Position::startpos()), pos: Position::startpos(), bad_fen: None };
     while let Some(game) = reader.read_game(&mut visitor)? {
         if !f(game) {
@@ -279,9 +280,124 @@ pub fn for_each_game(reader: impl Read, mut f: impl FnMut(PgnGame) -> bool) -> s
     Ok(())
 }
 
+/// A reader that turns CR LF and lone CR line ends into LF.
+///
+/// `pgn-reader` 0.26 loops forever in `skip_variation` on a line feed followed by a
+/// carriage return and any byte but a line feed (found by fuzzing); with every line end a
+/// plain LF that state cannot arise, and CR LF files read as before.
+struct UnixLineEnds<R> {
+    inner: R,
+    /// The last byte read was a CR whose line end is not written yet.
+    pending_cr: bool,
+    /// Bytes ready to hand out.
+    out: VecDeque<u8>,
+    done: bool,
+}
+
+impl<R: Read> UnixLineEnds<R> {
+    fn new(inner: R) -> Self {
+        UnixLineEnds { inner, pending_cr: false, out: VecDeque::new(), done: false }
+    }
+
+    /// Reads one chunk of the inner source into `out`; false at its end.
+    fn fill(&mut self) -> std::io::Result<bool> {
+        let mut chunk = [0u8; 8192];
+        let n = loop {
+            match self.inner.read(&mut chunk) {
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                other => break other?,
+            }
+        };
+        if n == 0 {
+            if std::mem::take(&mut self.pending_cr) {
+                self.out.push_back(b'\n');
+            }
+            return Ok(false);
+        }
+        for &b in &chunk[..n] {
+            if std::mem::take(&mut self.pending_cr) {
+                // CR LF and a lone CR both end one line.
+                self.out.push_back(b'\n');
+                if b == b'\n' {
+                    continue;
+                }
+            }
+            if b == b'\r' {
+                self.pending_cr = true;
+            } else {
+                self.out.push_back(b);
+            }
+        }
+        Ok(true)
+    }
+}
+
+impl<R: Read> Read for UnixLineEnds<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while self.out.is_empty() && !self.done {
+            self.done = !self.fill()?;
+        }
+        let n = buf.len().min(self.out.len());
+        for (slot, b) in buf.iter_mut().zip(self.out.drain(..n)) {
+            *slot = b;
+        }
+        Ok(n)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Runs `f` on another thread and fails instead of hanging when it takes too long.
+    fn within_seconds<T: Send + 'static>(secs: u64, f: impl FnOnce() -> T + Send + 'static) -> T {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(f());
+        });
+        rx.recv_timeout(std::time::Duration::from_secs(secs)).expect("PGN reading hung")
+    }
+
+    #[test]
+    fn line_feed_then_carriage_return_does_not_hang() {
+        // The input fuzzing found: a variation holding "\n\r" and a byte other than "\n".
+        let text: Vec<u8> = vec![
+            0x31, 0xff, 0x28, 0x20, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+            0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xf7, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+            0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x5d, 0x4b, 0x38, 0x5d, 0x0e, 0x00, 0x00, 0x00, 0x4b, 0x0a, 0x0d,
+            0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+            0x20, 0x21, 0x65,
+        ];
+        within_seconds(10, move || read_games(&text[..]).map(|g| g.len())).unwrap();
+    }
+
+    #[test]
+    fn line_ends_of_every_kind_read_alike() {
+        let unix = "[Event \"E\"]\n\n1. e4 e5\n2. Nf3 *\n";
+        for text in [unix.to_string(), unix.replace('\n', "\r\n"), unix.replace('\n', "\r")] {
+            let games = read_games(text.as_bytes()).unwrap();
+            assert_eq!(games.len(), 1, "{text:?}");
+            assert_eq!(games[0].moves.len(), 3, "{text:?}");
+            assert_eq!(games[0].header("Event"), Some("E"));
+        }
+        // Chunk borders between CR and LF change nothing: a reader handing out one byte at a time.
+        struct OneByte<'a>(&'a [u8]);
+        impl Read for OneByte<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+                match (self.0.split_first(), buf.first_mut()) {
+                    (Some((&b, rest)), Some(slot)) => {
+                        *slot = b;
+                        self.0 = rest;
+                        Ok(1)
+                    }
+                    _ => Ok(0),
+                }
+            }
+        }
+        let crlf = unix.replace('\n', "\r\n");
+        let games = read_games(OneByte(crlf.as_bytes())).unwrap();
+        assert_eq!(games[0].moves.len(), 3);
+    }
 
     const TWO_GAMES: &str = r#"[Event "Test"]
 [White "A"]

@@ -482,8 +482,8 @@ fn resume_from(
     tally: &mut Tally,
 ) -> Result<(), MatchError> {
     let io = |e: std::io::Error| MatchError::Io(format!("{}: {e}", path.display()));
-    let file = std::fs::File::open(path).map_err(io)?;
-    let games = pgn::read_games(std::io::BufReader::new(file)).map_err(io)?;
+    let file = bastion_core::io::open_bounded(path, bastion_core::io::TEXT_LIMIT).map_err(|e| io(e.into_io()))?;
+    let games = pgn::read_games(file).map_err(io)?;
     let mut by_unit: BTreeMap<usize, Vec<(usize, pgn::PgnGame)>> = BTreeMap::new();
     for g in games {
         let Some(round) = g.header("Round") else { continue };

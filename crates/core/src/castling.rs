@@ -122,3 +122,30 @@ impl Castling {
         self.rooks = rooks;
     }
 }
+
+/// How a FEN's castling field is read.
+///
+/// Standard chess only knows a king on e1/e8 castling with a rook on an a- or h-file
+/// corner; Chess960 lets any back-rank king castle with any rook on its side.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum CastlingMode {
+    /// Rights that standard chess cannot have are dropped, as python-chess's
+    /// `Board(fen)` does; castling is written `e1g1`.
+    #[default]
+    Standard,
+    /// `KQkq` name the outermost rook of each wing and file letters (X-FEN and
+    /// Shredder-FEN) name the rook's file; castling is written king-takes-rook.
+    Chess960,
+}
+
+impl From<bool> for CastlingMode {
+    /// `true` (a UCI `UCI_Chess960` option or a `--chess960` flag that is on) means
+    /// [`CastlingMode::Chess960`], `false` [`CastlingMode::Standard`].
+    fn from(chess960: bool) -> CastlingMode {
+        if chess960 {
+            CastlingMode::Chess960
+        } else {
+            CastlingMode::Standard
+        }
+    }
+}

@@ -2,7 +2,7 @@
 //! Castling accepts standard `KQkq`, X-FEN and Shredder-FEN file letters.
 
 use crate::bitboard::Bitboard;
-use crate::castling::CastlingSide;
+use crate::castling::{CastlingMode, CastlingSide};
 use crate::color::Color;
 use crate::error::FenError;
 use crate::piece::{Piece, Role};
@@ -18,9 +18,18 @@ impl Position {
         Position::from_fen(STARTPOS).expect("start position FEN is valid")
     }
 
-    /// Parses a FEN. Halfmove clock and move number may be omitted (EPD style).
-    /// Every inconsistency is reported as a [`FenError`]; nothing panics.
+    /// Parses a FEN of standard chess. Halfmove clock and move number may be omitted
+    /// (EPD style). Every inconsistency is reported as a [`FenError`]; nothing panics.
+    /// Castling rights that standard chess cannot have (king off e1/e8, rook off the
+    /// a/h corner, or no rook) are dropped; see [`CastlingMode::Standard`].
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        Position::from_fen_with(fen, CastlingMode::Standard)
+    }
+
+    /// Parses a FEN, reading its castling field as `mode` says. In
+    /// [`CastlingMode::Chess960`] a right with no king and rook in place for it is
+    /// an error, and the position writes castling king-takes-rook.
+    pub fn from_fen_with(fen: &str, mode: CastlingMode) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() < 4 {
             return Err(FenError::MissingFields(fields.len()));
@@ -36,7 +45,7 @@ impl Position {
             other => return Err(FenError::InvalidSide(other.to_string())),
         };
         validate_material(&pos)?;
-        parse_castling(&mut pos, fields[2])?;
+        parse_castling(&mut pos, fields[2], mode)?;
         let ep = parse_ep(&pos, fields[3])?;
         let halfmove = match fields.get(4) {
             Some(s) => s.parse::<u32>().map_err(|_| FenError::InvalidHalfmoveClock(s.to_string()))?,
@@ -225,45 +234,58 @@ fn outermost_rook(pos: &Position, color: Color, wing: CastlingSide) -> Option<Sq
     }
 }
 
-fn parse_castling(pos: &mut Position, field: &str) -> Result<(), FenError> {
+fn parse_castling(pos: &mut Position, field: &str, mode: CastlingMode) -> Result<(), FenError> {
+    pos.chess960 = mode == CastlingMode::Chess960;
     if field == "-" {
         return Ok(());
     }
-    if field.is_empty() || field.len() > 4 {
+    let well_formed = |c: char| matches!(c.to_ascii_lowercase(), 'k' | 'q' | 'a'..='h');
+    if field.is_empty() || field.len() > 4 || !field.chars().all(well_formed) {
         return Err(FenError::InvalidCastling(field.to_string()));
     }
-    let mut chess960 = false;
     for c in field.chars() {
         let color = Color::from_white(c.is_ascii_uppercase());
-        let king = pos.king(color);
-        if king.rank() != Rank::FIRST.relative(color) {
-            return Err(FenError::ImpossibleCastling(c));
-        }
-        let (wing, rook) = match c.to_ascii_lowercase() {
-            'k' => (CastlingSide::King, outermost_rook(pos, color, CastlingSide::King)),
-            'q' => (CastlingSide::Queen, outermost_rook(pos, color, CastlingSide::Queen)),
-            f @ 'a'..='h' => {
-                let file = File::from_char(f).ok_or(FenError::InvalidCastling(field.to_string()))?;
-                let sq = Square::from_coords(file, king.rank());
-                if !pos.pieces(color, Role::Rook).contains(sq) || file == king.file() {
-                    return Err(FenError::ImpossibleCastling(c));
-                }
-                let wing = if file > king.file() { CastlingSide::King } else { CastlingSide::Queen };
-                (wing, Some(sq))
+        let Some((wing, rook)) = castling_rook(pos, color, c) else {
+            // Standard chess silently forgets what it cannot have, as python-chess does;
+            // in Chess960 a right without its king and rook is a mistake worth reporting.
+            match mode {
+                CastlingMode::Standard => continue,
+                CastlingMode::Chess960 => return Err(FenError::ImpossibleCastling(c)),
             }
-            _ => return Err(FenError::InvalidCastling(field.to_string())),
         };
-        let rook = rook.ok_or(FenError::ImpossibleCastling(c))?;
+        let standard = pos.king(color).file() == File::E && (rook.file() == File::A || rook.file() == File::H);
+        if mode == CastlingMode::Standard && !standard {
+            continue;
+        }
         if pos.castling.rook(color, wing).is_some() {
             return Err(FenError::InvalidCastling(field.to_string()));
         }
         pos.castling.set(color, wing, rook);
-        if king.file() != File::E || (rook.file() != File::A && rook.file() != File::H) {
-            chess960 = true;
+    }
+    Ok(())
+}
+
+/// The wing and rook square a castling letter names for `color`, if its king stands
+/// on the back rank and the rook is there: `k`/`q` the outermost rook of that wing,
+/// a file letter the rook on that file.
+fn castling_rook(pos: &Position, color: Color, c: char) -> Option<(CastlingSide, Square)> {
+    let king = pos.king(color);
+    if king.rank() != Rank::FIRST.relative(color) {
+        return None;
+    }
+    match c.to_ascii_lowercase() {
+        'k' => outermost_rook(pos, color, CastlingSide::King).map(|r| (CastlingSide::King, r)),
+        'q' => outermost_rook(pos, color, CastlingSide::Queen).map(|r| (CastlingSide::Queen, r)),
+        f => {
+            let file = File::from_char(f)?;
+            let sq = Square::from_coords(file, king.rank());
+            if !pos.pieces(color, Role::Rook).contains(sq) || file == king.file() {
+                return None;
+            }
+            let wing = if file > king.file() { CastlingSide::King } else { CastlingSide::Queen };
+            Some((wing, sq))
         }
     }
-    pos.chess960 = chess960;
-    Ok(())
 }
 
 fn parse_ep(pos: &Position, field: &str) -> Result<Option<Square>, FenError> {
@@ -331,7 +353,8 @@ mod tests {
             ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP w KQkq - 0 1", WrongRankCount(7)),
             ("rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", InvalidPieceChar('9')),
             ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1", InvalidSide("x".into())),
-            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1", ImpossibleCastling('K')),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkx - 0 1", InvalidCastling("KQkx".into())),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KK - 0 1", InvalidCastling("KK".into())),
             ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq e9 0 1", InvalidEnPassant("e9".into())),
             ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - x 1", InvalidHalfmoveClock("x".into())),
             ("4k3/8/8/8/8/8/8/4R1K1 w - - 0 1", OppositeCheck),
@@ -345,12 +368,43 @@ mod tests {
 
     #[test]
     fn chess960_castling_fields() {
-        let p = Position::from_fen("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9").unwrap();
+        let fen = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9";
+        let p = Position::from_fen_with(fen, CastlingMode::Chess960).unwrap();
         assert!(p.is_chess960());
         assert_eq!(p.castling().rook(Color::White, CastlingSide::King), Some("h1".parse().unwrap()));
         assert_eq!(p.castling().rook(Color::White, CastlingSide::Queen), Some("f1".parse().unwrap()));
         assert_eq!(p.fen(), "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w KQkq - 2 9");
-        let again = Position::from_fen(&p.fen()).unwrap();
+        let again = Position::from_fen_with(&p.fen(), CastlingMode::Chess960).unwrap();
         assert_eq!(again.castling(), p.castling());
+    }
+
+    #[test]
+    fn chess960_rights_need_king_and_rook() {
+        let missing_rook = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN1 w KQkq - 0 1";
+        let err = Position::from_fen_with(missing_rook, CastlingMode::Chess960).unwrap_err();
+        assert_eq!(err, FenError::ImpossibleCastling('K'));
+        let king_off_rank = "r3k2r/8/8/8/8/8/4K3/R6R w KQkq - 0 1";
+        let err = Position::from_fen_with(king_off_rank, CastlingMode::Chess960).unwrap_err();
+        assert_eq!(err, FenError::ImpossibleCastling('K'));
+    }
+
+    #[test]
+    fn standard_mode_drops_rights_standard_chess_cannot_have() {
+        let cases = [
+            // King on f1/f8: every right goes, though X-FEN would read them.
+            ("1r3kr1/8/8/8/8/8/8/1R3KR1 w KQkq - 0 1", "1r3kr1/8/8/8/8/8/8/1R3KR1 w - - 0 1"),
+            // Rook on g1 instead of h1; the queenside right stays.
+            ("r3k1r1/8/8/8/8/8/8/R3K1R1 b KQkq - 0 1", "r3k1r1/8/8/8/8/8/8/R3K1R1 b Qq - 0 1"),
+            // No rook at all on h1, no king on the back rank for Black.
+            ("8/4k3/8/8/8/8/8/R3K3 w KQkq - 0 1", "8/4k3/8/8/8/8/8/R3K3 w Q - 0 1"),
+            // Shredder-FEN letters naming the corners are standard rights.
+            ("r3k2r/8/8/8/8/8/8/R3K2R w HAha - 0 1", "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1"),
+        ];
+        for (fen, want) in cases {
+            let p = Position::from_fen(fen).unwrap();
+            assert_eq!(p.fen(), want, "{fen}");
+            assert!(!p.is_chess960(), "{fen}");
+            assert_eq!(p, Position::from_fen(want).unwrap(), "{fen}");
+        }
     }
 }

@@ -25,6 +25,7 @@ pub mod error;
 pub mod fen;
 pub mod fuzzing;
 pub mod game;
+pub mod io;
 pub mod make_unmake;
 pub mod movegen;
 pub mod moves;

@@ -162,8 +162,8 @@ mod tests {
             "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
             "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
         ] {
-            let mut pos = Position::from_fen(fen).unwrap();
-            pos.set_chess960(true);
+            // Read as Chess960 so the HFhf rights stay (X-FEN means the same for the others).
+            let mut pos = Position::from_fen_with(fen, crate::castling::CastlingMode::Chess960).unwrap();
             let before = pos.clone();
             for m in before.legal_moves().iter().copied() {
                 let undo = pos.make(m);

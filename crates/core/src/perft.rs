@@ -85,6 +85,16 @@ pub struct PerftCase {
     pub expected: Vec<(u32, u64)>,
 }
 
+impl PerftCase {
+    /// The case's position, read as Chess960 (X-FEN) when `chess960` is set or the case's
+    /// id starts with `xfen-` (the suite's way to mark a Chess960 position among standard
+    /// ones), else as standard chess.
+    pub fn position(&self, chess960: bool) -> Result<crate::Position, crate::FenError> {
+        let mode = crate::castling::CastlingMode::from(chess960 || self.id.starts_with("xfen-"));
+        crate::Position::from_fen_with(&self.fen, mode)
+    }
+}
+
 /// Why a perft suite file could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("perft suite line {line}: {message}")]
@@ -161,8 +171,8 @@ mod tests {
             "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1",
             "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
         ] {
-            let mut p = Position::from_fen(fen).unwrap();
-            p.set_chess960(true);
+            // Read as Chess960 so the HFhf rights stay (X-FEN means the same for the others).
+            let p = Position::from_fen_with(fen, crate::castling::CastlingMode::Chess960).unwrap();
             for depth in 1..=3 {
                 assert_eq!(perft_full(&p, depth), perft(&p, depth), "{fen} depth {depth}");
                 assert_eq!(perft_copy_make(&p, depth), perft(&p, depth), "{fen} depth {depth}");

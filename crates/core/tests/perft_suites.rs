@@ -2,7 +2,6 @@
 //! list deeper counts too; `bastion perft --suite` checks those in release runs).
 
 use bastion_core::perft::{parse_suite, perft, PerftCase};
-use bastion_core::Position;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 const MAX_DEPTH: u32 = 4;
@@ -37,14 +36,14 @@ fn check_suite(name: &str, chess960: bool) {
 }
 
 fn run_case(case: &PerftCase, chess960: bool, failures: &std::sync::Mutex<Vec<String>>, checked: &AtomicUsize) {
-    let mut pos = match Position::from_fen(&case.fen) {
+    // The `xfen-` cases of tricky.perft are Chess960 positions written in X-FEN.
+    let pos = match case.position(chess960) {
         Ok(p) => p,
         Err(e) => {
             failures.lock().unwrap().push(format!("{} {}: {e}", case.id, case.fen));
             return;
         }
     };
-    pos.set_chess960(chess960 || pos.is_chess960());
     for &(depth, nodes) in case.expected.iter().filter(|(d, _)| *d <= MAX_DEPTH) {
         let got = perft(&pos, depth);
         checked.fetch_add(1, Ordering::Relaxed);

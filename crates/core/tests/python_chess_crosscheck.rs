@@ -3,6 +3,7 @@
 //! agree. A small committed sample runs everywhere; `.ci/run` installs
 //! python-chess and runs the ignored test, which makes hundreds of fresh games.
 
+use bastion_core::castling::CastlingMode;
 use bastion_core::{Game, Position};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -11,8 +12,8 @@ fn check_games(jsonl: &str) -> usize {
     let mut positions = 0;
     for (g, line) in jsonl.lines().enumerate() {
         let game: Value = serde_json::from_str(line).unwrap();
-        let mut start = Position::from_fen(game["start"].as_str().unwrap()).unwrap();
-        start.set_chess960(game["chess960"].as_bool().unwrap());
+        let mode = CastlingMode::from(game["chess960"].as_bool().unwrap());
+        let start = Position::from_fen_with(game["start"].as_str().unwrap(), mode).unwrap();
         let mut state = Game::new(start);
         let records = game["positions"].as_array().unwrap();
         let moves = game["moves"].as_array().unwrap();

@@ -52,12 +52,26 @@ impl SeriesPosition {
         if fields.len() > 7 {
             return Err(ProgressiveError::BadFen(format!("has {} fields; at most 7 are allowed", fields.len())));
         }
-        let core_fen = format!("{} {} {} - 0 1", fields[0], fields[1], fields[2]);
-        let board = Position::from_fen(&core_fen)?;
+        // Everything but the series goes through the core FEN parser, so a field it
+        // rejects (`r 1`, `-5 -7`, `zz yy` as counters) gets its error here too. A
+        // Progressive FEN's own spellings are mapped onto core syntax first: its
+        // en-passant field may name several squares, or the mover's own passed
+        // squares, so core sees `-` there (the squares are checked below), and a
+        // trailing `*` on the quiet-turn count is no part of the number.
+        let progressive = fields.len() == 7;
+        let mut core_fields: Vec<&str> = fields[..fields.len().min(6)].to_vec();
+        if progressive {
+            core_fields[3] = "-";
+            core_fields[4] = fields[4].strip_suffix('*').unwrap_or(fields[4]);
+        }
+        Position::from_fen(&core_fields.join(" "))?;
+        // The series position keeps its en-passant squares and counters itself: its
+        // board carries none.
+        let board = Position::from_fen(&format!("{} {} {} - 0 1", fields[0], fields[1], fields[2]))?;
         let ep = parse_ep(fields[3])?;
-        if fields.len() == 7 {
+        if progressive {
             let zeroing = fields[4].ends_with('*');
-            let quiet = parse_num(fields[4].trim_end_matches('*'), "the quiet-turn count")?;
+            let quiet = parse_num(fields[4].strip_suffix('*').unwrap_or(fields[4]), "the quiet-turn count")?;
             let turn = parse_num(fields[5], "the turn number")?;
             let (len, played) = match fields[6].split_once('/') {
                 Some((l, p)) => (parse_num(l, "the series length")?, parse_num(p, "the played count")?),
@@ -95,5 +109,81 @@ impl SeriesPosition {
         };
         let star = if self.played() > 0 && self.series_zeroed() { "*" } else { "" };
         format!("{board} {side} {castling} {ep} {}{star} {} {series}", self.quiet_turns(), self.turn())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bastion_core::FenError;
+    use proptest::prelude::*;
+
+    const BOARD: &str = "4k3/8/8/8/8/8/8/4K2R";
+
+    /// Garbage counters used to pass because a plain FEN's clocks were never read.
+    #[test]
+    fn garbage_counters_get_the_core_errors() {
+        for (counters, want) in [
+            ("r 1", FenError::InvalidHalfmoveClock("r".into())),
+            ("-5 -7", FenError::InvalidHalfmoveClock("-5".into())),
+            ("0 -7", FenError::InvalidFullmoveNumber("-7".into())),
+            ("zz yy", FenError::InvalidHalfmoveClock("zz".into())),
+        ] {
+            let fen = format!("{BOARD} w K - {counters}");
+            let core = Position::from_fen(&fen).unwrap_err();
+            assert_eq!(core, want);
+            match SeriesPosition::from_fen(&fen, Some(3), Rules::Italian) {
+                Err(ProgressiveError::Fen(e)) => assert_eq!(e, core, "{fen}"),
+                other => panic!("{fen}: {:?}", other.map(|p| p.fen())),
+            }
+            // The same counters in a Progressive FEN, before the series field.
+            let fen7 = format!("{BOARD} w K - {counters} 3");
+            assert!(matches!(SeriesPosition::from_fen(&fen7, None, Rules::Italian), Err(ProgressiveError::Fen(_))));
+        }
+        assert!(matches!(
+            SeriesPosition::from_fen(&format!("{BOARD} w K e9 0 1"), Some(3), Rules::Italian),
+            Err(ProgressiveError::Fen(FenError::InvalidEnPassant(_)))
+        ));
+        // Valid forms still parse, the Progressive spellings included.
+        assert!(SeriesPosition::from_fen(&format!("{BOARD} w K - 0 1"), Some(3), Rules::Italian).is_ok());
+        assert!(SeriesPosition::from_fen(&format!("{BOARD} w K - 4 7 3"), None, Rules::Italian).is_ok());
+        assert!(SeriesPosition::from_fen(&format!("{BOARD} w K - 4* 7 3/1"), None, Rules::Italian).is_ok());
+        assert!(SeriesPosition::from_fen(&format!("{BOARD} w K - 4** 7 3/1"), None, Rules::Italian).is_err());
+    }
+
+    fn field() -> impl Strategy<Value = String> {
+        prop_oneof![
+            Just("-".to_string()),
+            Just("0".to_string()),
+            Just("1".to_string()),
+            Just("w".to_string()),
+            Just("b".to_string()),
+            Just("K".to_string()),
+            Just("e3".to_string()),
+            Just("e6".to_string()),
+            "-?[0-9]{1,3}",
+            "[a-z*/-]{1,3}",
+            "[KQkq]{1,4}",
+        ]
+    }
+
+    proptest! {
+        /// Whatever core rejects as a FEN of four to six fields, the Progressive parser
+        /// rejects too (with a series length given, so that the FEN alone decides).
+        #[test]
+        fn rejects_whatever_core_rejects(
+            board in prop_oneof![
+                Just(BOARD.to_string()),
+                Just("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR".to_string()),
+                Just("4k3/8/8/8/8/8/8/8".to_string()),
+                "[1-8kKpPrR/]{1,20}",
+            ],
+            rest in proptest::collection::vec(field(), 3..=5),
+        ) {
+            let fen = format!("{board} {}", rest.join(" "));
+            if Position::from_fen(&fen).is_err() {
+                prop_assert!(SeriesPosition::from_fen(&fen, Some(2), Rules::Italian).is_err(), "{}", fen);
+            }
+        }
     }
 }

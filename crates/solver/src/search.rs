@@ -85,10 +85,17 @@ pub struct Solver<'s> {
 
 /// Counts and flags shared by all stipulations.
 impl<'s> Solver<'s> {
-    /// A solver with a transposition table of about `tt_mb` megabytes.
+    /// A solver with a transposition table of about `tt_mb` megabytes; panics when the
+    /// memory is not available (a size from a user goes through [`Solver::try_new`]).
     pub fn new(tt_mb: usize) -> Solver<'s> {
-        Solver {
-            tt: Table::new(tt_mb),
+        Solver::try_new(tt_mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Like [`Solver::new`], but an error instead of an abort when the table's memory
+    /// is not available.
+    pub fn try_new(tt_mb: usize) -> Result<Solver<'s>, crate::tt::AllocError> {
+        Ok(Solver {
+            tt: Table::try_new(tt_mb)?,
             nodes: 0,
             stop: None,
             deadline: None,
@@ -103,7 +110,7 @@ impl<'s> Solver<'s> {
             real_salt: 0,
             root_threats: 2,
             bufs: vec![PlyBuf { moves: MoveList::new(), scores: [0; MAX_MOVES], order: [0; MAX_MOVES] }; MAX_PLY + 1],
-        }
+        })
     }
 
     /// Makes searches give up when `flag` becomes true.

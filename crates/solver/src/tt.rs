@@ -35,6 +35,14 @@ pub enum Probe {
     Unknown(Move),
 }
 
+/// A transposition table of the size asked for could not be allocated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot allocate {mb} MiB for the hash table")]
+pub struct AllocError {
+    /// The size asked for, in MiB.
+    pub mb: usize,
+}
+
 /// A two-way set-associative table of mate bounds.
 pub struct Table {
     slots: Vec<[Entry; 2]>,
@@ -44,10 +52,22 @@ pub struct Table {
 
 impl Table {
     /// A table of about `mb` megabytes (at least one bucket, rounded down to a power of two).
+    /// Panics when the memory is not available: for sizes fixed in code; a size from a
+    /// user goes through [`Table::try_new`].
     pub fn new(mb: usize) -> Table {
-        let buckets = (mb.max(1) * (1 << 20) / std::mem::size_of::<[Entry; 2]>()).max(1);
+        Table::try_new(mb).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// Like [`Table::new`], but an error instead of an abort when the memory is not
+    /// available (a size from the user, such as `solve --hash`).
+    pub fn try_new(mb: usize) -> Result<Table, AllocError> {
+        let bytes = mb.max(1).checked_mul(1 << 20).ok_or(AllocError { mb })?;
+        let buckets = (bytes / std::mem::size_of::<[Entry; 2]>()).max(1);
         let buckets = 1usize << (usize::BITS - 1 - buckets.leading_zeros());
-        Table { slots: vec![[Entry::default(); 2]; buckets], mask: buckets - 1, age: 0 }
+        let mut slots = Vec::new();
+        slots.try_reserve_exact(buckets).map_err(|_| AllocError { mb })?;
+        slots.resize(buckets, [Entry::default(); 2]);
+        Ok(Table { slots, mask: buckets - 1, age: 0 })
     }
 
     /// Forgets everything.
@@ -160,6 +180,16 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `solve --hash 65536` used to abort the process when the memory was not there.
+    #[test]
+    fn absurd_sizes_are_an_error_not_an_abort() {
+        for mb in [1usize << 30, usize::MAX / 2, usize::MAX] {
+            let e = Table::try_new(mb).err().expect("no machine has this much memory");
+            assert_eq!(e.to_string(), format!("cannot allocate {mb} MiB for the hash table"));
+        }
+        assert!(Table::try_new(1).is_ok());
+    }
 
     #[test]
     fn bounds_are_monotone() {

@@ -87,7 +87,14 @@ impl Bitbase {
     /// Reads and checks a `.bwdl` file.
     pub fn read(path: &Path) -> Result<Bitbase, TbError> {
         let bad = |r: &str| TbError::Corrupt { path: path.to_path_buf(), reason: r.to_string() };
-        let b = std::fs::read(path).map_err(|source| TbError::Io { path: path.to_path_buf(), error: source })?;
+        // The header names the material, which fixes the file's exact size: read no more.
+        let head = bastion_core::io::read_head(path, HEADER).map_err(|e| crate::format::read_error(path, e))?;
+        let head_name: String = head.iter().skip(12).take(16).take_while(|&&c| c != 0).map(|&c| c as char).collect();
+        let expected = match Material::parse(&head_name) {
+            Ok(m) => HEADER as u64 + 16 * Indexer::new(&m).size().div_ceil(32),
+            Err(_) => return Err(bad("not a Bastion bitbase")),
+        };
+        let b = bastion_core::io::read_bounded(path, expected).map_err(|e| crate::format::read_error(path, e))?;
         if b.len() < HEADER || &b[..8] != MAGIC {
             return Err(bad("not a Bastion bitbase"));
         }

@@ -153,6 +153,19 @@ pub fn write_table(dir: &Path, t: &TableData) -> Result<PathBuf, TbError> {
     Ok(path)
 }
 
+/// A refused or failed bounded read as a table error: an I/O error stays one, a device
+/// or an oversized file is reported as not a valid table.
+pub(crate) fn read_error(path: &Path, e: bastion_core::io::BoundedReadError) -> TbError {
+    use bastion_core::io::BoundedReadError;
+    match e {
+        BoundedReadError::Io { source, .. } => TbError::Io { path: path.to_path_buf(), error: source },
+        BoundedReadError::NotRegular { .. } => corrupt(path, "not a regular file"),
+        BoundedReadError::TooLarge { limit, .. } => {
+            corrupt(path, format!("file larger than {limit} bytes, the most its header allows"))
+        }
+    }
+}
+
 fn corrupt(path: &Path, reason: impl Into<String>) -> TbError {
     TbError::Corrupt { path: path.to_path_buf(), reason: reason.into() }
 }
@@ -222,7 +235,15 @@ const CACHE_BLOCKS: usize = 16;
 impl TableFile {
     /// Reads and checks a table file (both checksums, offsets, sizes).
     pub fn open(path: &Path) -> Result<TableFile, TbError> {
-        let bytes = std::fs::read(path).map_err(|source| TbError::Io { path: path.to_path_buf(), error: source })?;
+        // The header says how large the file may be: the offset table and every block
+        // at zstd's worst-case size. Anything larger (or a device) is refused unread.
+        let header =
+            parse_header(path, &bastion_core::io::read_head(path, HEADER_LEN).map_err(|e| read_error(path, e))?)?;
+        let block_raw = header.block_values as usize * header.width as usize;
+        let max_len = (HEADER_LEN as u64).saturating_add((2 * header.blocks as u64 + 1) * 8).saturating_add(
+            (2 * header.blocks as u64).saturating_mul(zstd::zstd_safe::compress_bound(block_raw) as u64),
+        );
+        let bytes = bastion_core::io::read_bounded(path, max_len).map_err(|e| read_error(path, e))?;
         let header = parse_header(path, &bytes)?;
         let payload = &bytes[HEADER_LEN..];
         if crc32fast::hash(payload) != header.payload_crc {
@@ -336,5 +357,41 @@ impl ValueSource for TableFile {
         let bv = self.header.block_values as u64;
         let block = side.index() as u32 * self.header.blocks + (idx / bv) as u32;
         Ok(self.block(block)?[(idx % bv) as usize])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitbase::Bitbase;
+    use crate::gen::generate;
+    use crate::table::TableSet;
+
+    /// A device, or a valid table with gigabytes appended, is refused before anything
+    /// is read past the header; a sparse tail costs no disk.
+    #[test]
+    fn table_and_bitbase_files_are_read_with_a_bound() {
+        let dir = std::env::temp_dir().join(format!("bastion-tb-bounded-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        if Path::new("/dev/zero").exists() {
+            let e = TableFile::open(Path::new("/dev/zero")).err().expect("a device is no table");
+            assert!(e.to_string().contains("not a regular file"), "{e}");
+            let e = Bitbase::read(Path::new("/dev/zero")).err().expect("a device is no bitbase");
+            assert!(e.to_string().contains("not a regular file"), "{e}");
+        }
+        let (t, _) = generate(&Material::parse("KRK").unwrap(), &TableSet::new(), &indicatif::ProgressBar::hidden());
+        let path = write_table(&dir, &t).unwrap();
+        assert!(TableFile::open(&path).is_ok());
+        let len = std::fs::metadata(&path).unwrap().len();
+        std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(len + (1 << 40)).unwrap();
+        let e = TableFile::open(&path).err().expect("an oversized table");
+        assert!(e.to_string().contains("file larger than"), "{e}");
+        let bb = Bitbase::from_table(&t).write(&dir).unwrap();
+        assert!(Bitbase::read(&bb).is_ok());
+        let len = std::fs::metadata(&bb).unwrap().len();
+        std::fs::OpenOptions::new().write(true).open(&bb).unwrap().set_len(len + (1 << 40)).unwrap();
+        let e = Bitbase::read(&bb).err().expect("an oversized bitbase");
+        assert!(e.to_string().contains("file larger than"), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

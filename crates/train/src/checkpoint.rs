@@ -38,7 +38,7 @@ impl RunFiles {
         let path = &self.checkpoint;
         let net = FloatNetwork::load(path)
             .map_err(|e| Error::new(e.kind(), format!("reading checkpoint {}: {e}", path.display())))?;
-        let epochs = std::fs::read_to_string(&self.epochs)
+        let epochs = bastion_core::io::read_to_string_bounded(&self.epochs, 64)
             .ok()
             .and_then(|s| s.trim().parse().ok())
             .ok_or_else(|| Error::new(ErrorKind::InvalidData, format!("reading {}", self.epochs.display())))?;

@@ -103,7 +103,8 @@ fn parse_line(line: &str, lambda: f32) -> Option<(Position, f32)> {
 /// Reads a data file into a training and a validation set (every `val_every`-th
 /// line goes to validation; 0 = none). Returns the sets and the number of bad lines.
 pub fn load(path: &Path, lambda: f32, val_every: usize) -> std::io::Result<(Dataset, Dataset, usize)> {
-    let f = std::io::BufReader::new(std::fs::File::open(path)?);
+    // Streamed line by line: any regular file will do, but not a device or a FIFO.
+    let f = std::io::BufReader::new(bastion_core::io::open_checked(path, u64::MAX)?);
     let (mut train, mut val, mut bad) = (Dataset::default(), Dataset::default(), 0);
     for (i, line) in f.lines().enumerate() {
         let line = line?;

@@ -6,7 +6,8 @@ use bastion_core::{Color, Position};
 use bastion_engine::search::{Engine, Limits};
 use bastion_engine::{EngineOptions, Score};
 use std::io::{BufRead, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// Largest |label| in centipawns: search scores are clamped to it and mates written as it.
 pub const LABEL_CP_MAX: i32 = 3000;
@@ -24,6 +25,68 @@ pub struct LabelConfig {
     pub threads: usize,
 }
 
+impl LabelConfig {
+    /// The settings that decide what a label is (not how fast it comes: `threads`
+    /// changes nothing in the output), as written to the settings file.
+    fn settings_line(&self) -> String {
+        format!("depth {} random-plies {} seed {}", self.depth, self.random_plies, self.seed)
+    }
+}
+
+/// The file beside `output` that records the settings its labels were made with
+/// (`labelled.csv` → `labelled.csv.settings`): output lines must stay one per input
+/// line, so the settings cannot go into the output itself.
+pub fn settings_path(output: &Path) -> PathBuf {
+    let mut name = output.as_os_str().to_owned();
+    name.push(".settings");
+    PathBuf::from(name)
+}
+
+/// Checks that `done` lines already in `output` were labelled with `cfg`'s settings,
+/// or records them when starting afresh, so that a resumed run never mixes labels of
+/// two depths (or seeds) in one file.
+fn check_settings(output: &Path, done: usize, cfg: &LabelConfig) -> std::io::Result<()> {
+    use std::io::{Error, ErrorKind};
+    let path = settings_path(output);
+    let want = cfg.settings_line();
+    if done == 0 {
+        return crate::write_atomically(&path, format!("{want}\n").as_bytes());
+    }
+    let have = match bastion_core::io::read_to_string_bounded(&path, 4096) {
+        Ok(text) => text.trim().to_string(),
+        Err(bastion_core::io::BoundedReadError::Io { source, .. }) if source.kind() == ErrorKind::NotFound => {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                format!(
+                    "{} holds {done} labelled lines but no {} saying how they were made; \
+                     label into a new file (or remove this one)",
+                    output.display(),
+                    path.display()
+                ),
+            ));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    if have != want {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!(
+                "{} was labelled with {have:?}, this run asks for {want:?}; resume with the same \
+                 settings or label into a new file",
+                output.display()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Lines labelled between two writes to the output at most; the first block is one line
+/// per engine, later ones grow or shrink to take about [`FLUSH_EVERY`].
+const MAX_BLOCK: usize = 4096;
+
+/// About how much labelling time an interruption (or a kill) can lose.
+const FLUSH_EVERY: Duration = Duration::from_secs(2);
+
 /// Labels a data file with search scores: copies `input` to `output` with White's
 /// score from a `cfg.depth`-ply search appended to every line, using `cfg.threads` engines.
 ///
@@ -35,8 +98,12 @@ pub struct LabelConfig {
 /// belongs to input line `i`.
 ///
 /// Resumable: lines already in `output` are skipped (a partial last line is dropped).
-/// `progress(done, total)` is called after every block; `stop()` ends the run early
-/// at a block boundary. Returns the number of lines written by this call.
+/// The settings (depth, random plies, seed) are kept in [`settings_path`]`(output)`,
+/// and resuming with other settings is an error. Labels are written and flushed in
+/// blocks of a few seconds' work (the first block is one line per engine), so a kill
+/// loses little. `progress(done, total)` is called after every block, once its lines
+/// are on disk; `stop()` ends the run early at a block boundary. Returns the number of
+/// lines written by this call.
 pub fn label_file(
     input: &Path,
     output: &Path,
@@ -44,18 +111,22 @@ pub fn label_file(
     progress: &mut dyn FnMut(usize, usize),
     stop: &dyn Fn() -> bool,
 ) -> std::io::Result<usize> {
-    let lines: Vec<String> = std::io::BufReader::new(std::fs::File::open(input)?).lines().collect::<Result<_, _>>()?;
+    // Streamed line by line: any regular file will do, but not a device or a FIFO.
+    let lines: Vec<String> =
+        std::io::BufReader::new(bastion_core::io::open_checked(input, u64::MAX)?).lines().collect::<Result<_, _>>()?;
     let done = crate::complete_lines(output)?;
+    check_settings(output, done, cfg)?;
     let mut out = std::io::BufWriter::new(std::fs::OpenOptions::new().create(true).append(true).open(output)?);
     let LabelConfig { depth, random_plies, seed, threads } = *cfg;
     let threads = threads.max(1);
     let mut engines: Vec<Engine> =
         (0..threads).map(|_| Engine::new(EngineOptions { hash_mb: 2, ..EngineOptions::default() })).collect();
     let mut written = 0;
-    const BLOCK: usize = 4096;
+    let mut block_len = threads;
     let mut at = done.min(lines.len());
     while at < lines.len() && !stop() {
-        let block = &lines[at..(at + BLOCK).min(lines.len())];
+        let started = Instant::now();
+        let block = &lines[at..(at + block_len).min(lines.len())];
         let per = block.len().div_ceil(threads);
         let first = at;
         let labels: Vec<Vec<String>> = std::thread::scope(|s| {
@@ -86,6 +157,10 @@ pub fn label_file(
         written += block.len();
         at += block.len();
         progress(at, lines.len());
+        // Aim the next block at FLUSH_EVERY of work (the labels do not depend on it).
+        let per_line = started.elapsed().as_secs_f64() / block.len() as f64;
+        let fit = if per_line > 0.0 { (FLUSH_EVERY.as_secs_f64() / per_line) as usize } else { MAX_BLOCK };
+        block_len = fit.clamp(threads, (2 * block_len).min(MAX_BLOCK));
     }
     Ok(written)
 }
@@ -181,6 +256,71 @@ mod tests {
         }
         let (train, val, bad) = load(&out, 0.75, 0).unwrap();
         assert_eq!((train.len(), val.len(), bad), (3, 0, 1));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    fn input_of(dir: &Path, n: usize) -> PathBuf {
+        let input = dir.join("in.csv");
+        let line = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3,1,4\n";
+        std::fs::write(&input, line.repeat(n)).unwrap();
+        input
+    }
+
+    /// A resumed run with another depth used to append labels of the new depth to those
+    /// of the old one without a word.
+    #[test]
+    fn resuming_with_other_settings_is_refused() {
+        let dir = std::env::temp_dir().join(format!("bastion-label-settings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let input = input_of(&dir, 6);
+        let out = dir.join("out.csv");
+        let cfg = LabelConfig { depth: 2, random_plies: 0, seed: 1, threads: 1 };
+        // Stopped after the first block.
+        let blocks = std::cell::Cell::new(0);
+        label_file(&input, &out, &cfg, &mut |_, _| blocks.set(blocks.get() + 1), &|| blocks.get() > 0).unwrap();
+        assert!(blocks.get() == 1 && crate::complete_lines(&out).unwrap() < 6);
+        for other in
+            [LabelConfig { depth: 3, ..cfg }, LabelConfig { seed: 2, ..cfg }, LabelConfig { random_plies: 2, ..cfg }]
+        {
+            let e = label_file(&input, &out, &other, &mut |_, _| {}, &|| false).unwrap_err();
+            assert_eq!(e.kind(), std::io::ErrorKind::InvalidInput);
+            assert!(e.to_string().contains("depth 2 random-plies 0 seed 1"), "{e}");
+        }
+        // Threads do not change a label: resuming with more is fine.
+        label_file(&input, &out, &LabelConfig { threads: 2, ..cfg }, &mut |_, _| {}, &|| false).unwrap();
+        assert_eq!(crate::complete_lines(&out).unwrap(), 6);
+        // Labelled lines whose settings are unknown are not resumed either.
+        std::fs::remove_file(settings_path(&out)).unwrap();
+        let e = label_file(&input, &out, &cfg, &mut |_, _| {}, &|| false).unwrap_err();
+        assert!(e.to_string().contains("no "), "{e}");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// Labels used to be written 4,096 lines at a time, so a kill before the first block
+    /// lost everything: now the first block is one line per engine, and whenever progress
+    /// is reported the lines it counts are on disk.
+    #[test]
+    fn labels_reach_the_disk_in_small_blocks() {
+        let dir = std::env::temp_dir().join(format!("bastion-label-flush-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let input = input_of(&dir, 40);
+        let out = dir.join("out.csv");
+        let cfg = LabelConfig { depth: 1, random_plies: 0, seed: 1, threads: 2 };
+        let mut reports = Vec::new();
+        label_file(
+            &input,
+            &out,
+            &cfg,
+            &mut |done, total| {
+                assert_eq!(total, 40);
+                assert_eq!(crate::complete_lines(&out).unwrap(), done, "reported lines are on disk");
+                reports.push(done);
+            },
+            &|| false,
+        )
+        .unwrap();
+        assert_eq!(reports.first(), Some(&2), "the first block is one line per engine");
+        assert_eq!(reports.last(), Some(&40));
         std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -43,16 +43,34 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
 /// appending continues on a line of its own, and returns the number of complete lines; 0
 /// when there is no file.
 pub(crate) fn complete_lines(path: &Path) -> std::io::Result<usize> {
-    let bytes = match std::fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(0),
-        Err(e) => return Err(e),
+    use std::io::BufRead;
+    // Streamed, not read whole: an output file can be large, and must be a regular file.
+    let file = match bastion_core::io::open_checked(path, u64::MAX) {
+        Ok(file) => file,
+        Err(bastion_core::io::BoundedReadError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
+            return Ok(0)
+        }
+        Err(e) => return Err(e.into()),
     };
-    let complete = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
-    if complete < bytes.len() {
-        std::fs::OpenOptions::new().write(true).open(path)?.set_len(complete as u64)?;
+    let mut reader = std::io::BufReader::new(file);
+    let (mut lines, mut complete, mut len) = (0usize, 0u64, 0u64);
+    loop {
+        let buf = reader.fill_buf()?;
+        if buf.is_empty() {
+            break;
+        }
+        for (i, _) in buf.iter().enumerate().filter(|(_, &b)| b == b'\n') {
+            lines += 1;
+            complete = len + i as u64 + 1;
+        }
+        let n = buf.len();
+        len += n as u64;
+        reader.consume(n);
     }
-    Ok(bytes[..complete].iter().filter(|&&b| b == b'\n').count())
+    if complete < len {
+        std::fs::OpenOptions::new().write(true).open(path)?.set_len(complete)?;
+    }
+    Ok(lines)
 }
 
 #[cfg(test)]

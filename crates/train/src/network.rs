@@ -3,7 +3,7 @@
 
 use crate::write_atomically;
 use bastion_core::rng::Rng;
-use bastion_engine::nnue::{bucket, relative, KingLayout, Network, BUCKETS, HIDDEN, INPUTS, QA, QB};
+use bastion_engine::nnue::{bucket, relative, KingLayout, Network, BUCKETS, HIDDEN, INPUTS, MAX_KING_BUCKETS, QA, QB};
 use std::path::Path;
 
 /// Network weights in floating point (the trainer's copy).
@@ -30,6 +30,11 @@ pub struct FloatNetwork {
 pub(crate) const OUT: usize = 2 * HIDDEN;
 
 impl FloatNetwork {
+    /// The size of the largest checkpoint (all king buckets and the shared factor): a
+    /// bound on what [`FloatNetwork::load`] reads.
+    pub const MAX_CHECKPOINT_BYTES: u64 =
+        (8 + 68 + 4 * ((MAX_KING_BUCKETS + 1) * INPUTS * HIDDEN + HIDDEN + BUCKETS * OUT + BUCKETS)) as u64;
+
     /// Small random weights from `seed`, without king buckets.
     pub fn random(seed: u64) -> FloatNetwork {
         FloatNetwork::random_with(seed, KingLayout::NONE)
@@ -214,7 +219,7 @@ impl FloatNetwork {
 
     /// Reads a checkpoint written by [`FloatNetwork::save`].
     pub fn load(path: &Path) -> std::io::Result<FloatNetwork> {
-        let bytes = std::fs::read(path)?;
+        let bytes = bastion_core::io::read_bounded(path, FloatNetwork::MAX_CHECKPOINT_BYTES)?;
         let invalid = || std::io::Error::new(std::io::ErrorKind::InvalidData, "not a checkpoint of this network shape");
         let (kings, body) = match bytes.get(..8) {
             Some(m) if m == CHECKPOINT_MAGIC => (KingLayout::NONE, &bytes[8..]),

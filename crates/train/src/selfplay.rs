@@ -190,7 +190,8 @@ pub fn finished_games(path: &std::path::Path) -> std::io::Result<std::collection
     if !path.exists() {
         return Ok(set);
     }
-    let f = std::io::BufReader::new(std::fs::File::open(path)?);
+    // Streamed line by line: any regular file will do, but not a device or a FIFO.
+    let f = std::io::BufReader::new(bastion_core::io::open_checked(path, u64::MAX)?);
     for line in f.lines() {
         let line = line?;
         if let Some(g) = line.split(',').nth(2).and_then(|g| g.trim().parse::<u64>().ok()) {

@@ -36,7 +36,8 @@ pub struct Tuner {
 
 /// Reads `fen,result[,game]` lines; bad lines are counted and skipped.
 pub fn load(path: &std::path::Path) -> std::io::Result<(Vec<(Position, f64)>, usize)> {
-    let f = std::io::BufReader::new(std::fs::File::open(path)?);
+    // Streamed line by line: any regular file will do, but not a device or a FIFO.
+    let f = std::io::BufReader::new(bastion_core::io::open_checked(path, u64::MAX)?);
     let mut out = Vec::new();
     let mut bad = 0;
     for line in f.lines() {

@@ -27,11 +27,15 @@ pub use tools::{BookProbe, BuildSummary, LearnSummary, ProbedMove};
 
 use bastion_core::{CastlingSide, Color, Move, Position, Role, Square};
 use random::RANDOM64;
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Size of one book entry on disk.
 pub const ENTRY_SIZE: usize = 16;
+
+/// The largest book file read (1 GiB, 67 million entries): a bound so that a device or a
+/// runaway file named as a book is refused rather than read without limit.
+pub const MAX_BOOK_BYTES: u64 = 1 << 30;
 
 /// Errors reading or writing books.
 #[derive(Debug, thiserror::Error)]
@@ -44,6 +48,9 @@ pub enum BookError {
         /// The underlying error.
         cause: std::io::Error,
     },
+    /// The path is not a regular file, or the file is larger than [`MAX_BOOK_BYTES`].
+    #[error("{0}")]
+    Refused(bastion_core::io::BoundedReadError),
     /// The file size is not a multiple of 16 bytes, so it is not a Polyglot book.
     #[error("{path}: size {size} is not a multiple of 16 bytes; not a Polyglot book")]
     BadSize {
@@ -182,9 +189,11 @@ impl PolyglotBook {
     /// Reads a `.bin` book. Unsorted books (some writers) are sorted on load.
     pub fn open(path: impl AsRef<Path>) -> Result<PolyglotBook, BookError> {
         let path = path.as_ref();
-        let io = |cause| BookError::Io { path: path.to_path_buf(), cause };
-        let mut bytes = Vec::new();
-        std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut bytes)).map_err(io)?;
+        use bastion_core::io::BoundedReadError;
+        let bytes = bastion_core::io::read_bounded(path, MAX_BOOK_BYTES).map_err(|e| match e {
+            BoundedReadError::Io { path, source } => BookError::Io { path, cause: source },
+            refused => BookError::Refused(refused),
+        })?;
         if bytes.len() % ENTRY_SIZE != 0 {
             return Err(BookError::BadSize { path: path.to_path_buf(), size: bytes.len() as u64 });
         }
@@ -372,6 +381,24 @@ mod tests {
         std::fs::write(&path, [0u8; 17]).unwrap();
         assert!(matches!(PolyglotBook::open(&path), Err(BookError::BadSize { size: 17, .. })));
         assert!(matches!(PolyglotBook::open(dir.join("missing.bin")), Err(BookError::Io { .. })));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A device or an oversized file named as a book is refused at once, unread
+    /// (`setoption name BookFile value /dev/zero` used to read without end).
+    #[test]
+    fn refuses_devices_and_oversized_books() {
+        if Path::new("/dev/zero").exists() {
+            let e = PolyglotBook::open("/dev/zero").unwrap_err();
+            assert!(e.to_string().contains("not a regular file"), "{e}");
+        }
+        let dir = std::env::temp_dir().join(format!("bastion-book-big-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("huge.bin");
+        // Sparse: costs no disk.
+        std::fs::File::create(&path).unwrap().set_len(MAX_BOOK_BYTES + ENTRY_SIZE as u64).unwrap();
+        let e = PolyglotBook::open(&path).unwrap_err();
+        assert!(e.to_string().contains("file larger than"), "{e}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -77,7 +77,10 @@ pub fn run(args: BookArgs) -> Result<()> {
             let mut builder = BookBuilder::new(max_ply).min_games(min_games);
             let mut skipped = 0u64;
             for path in &files {
-                let f = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+                // Streamed a game at a time: a regular file of any size will do.
+                let f = bastion_core::io::open_checked(path, u64::MAX)
+                    .map_err(bastion_core::io::BoundedReadError::into_io)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
                 skipped += builder
                     .add_pgn(std::io::BufReader::new(f))
                     .with_context(|| format!("reading {}", path.display()))?;
@@ -115,9 +118,10 @@ pub fn run(args: BookArgs) -> Result<()> {
         }
         BookCommand::Learn { pgn: games_path, book: book_path, engine_name, max_ply, json } => {
             let mut book = if book_path.exists() { PolyglotBook::open(&book_path)? } else { PolyglotBook::default() };
-            let f =
-                std::fs::File::open(&games_path).with_context(|| format!("cannot read {}", games_path.display()))?;
-            let games = pgn::read_games(std::io::BufReader::new(f))?;
+            let f = bastion_core::io::open_bounded(&games_path, bastion_core::io::TEXT_LIMIT)
+                .map_err(bastion_core::io::BoundedReadError::into_io)
+                .with_context(|| format!("cannot read {}", games_path.display()))?;
+            let games = pgn::read_games(f)?;
             let params = LearnParams { max_ply, ..LearnParams::default() };
             let s = book.learn_games(&games, &engine_name, &params);
             if s.learned == 0 && !games.is_empty() {

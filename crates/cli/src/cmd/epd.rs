@@ -69,7 +69,9 @@ fn parse_duration(text: &str) -> Result<Duration> {
 
 /// Runs the subcommand.
 pub fn run(args: EpdArgs) -> Result<()> {
-    let text = std::fs::read_to_string(&args.file).with_context(|| format!("cannot read {}", args.file.display()))?;
+    let text = bastion_core::io::read_to_string_bounded(&args.file, bastion_core::io::TEXT_LIMIT)
+        .map_err(bastion_core::io::BoundedReadError::into_io)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
     let mut entries = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();

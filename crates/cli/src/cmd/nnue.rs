@@ -148,7 +148,12 @@ fn positions(a: PositionsArgs) -> Result<()> {
         let reader: Box<dyn std::io::Read> = if path.as_os_str() == "-" {
             Box::new(std::io::stdin())
         } else {
-            Box::new(std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?)
+            // Streamed a game at a time: a regular file of any size will do.
+            Box::new(
+                bastion_core::io::open_checked(path, u64::MAX)
+                    .map_err(bastion_core::io::BoundedReadError::into_io)
+                    .with_context(|| format!("reading {}", path.display()))?,
+            )
         };
         bastion_arena::pgn::for_each_game(reader, |game| {
             match game.winner() {

@@ -34,7 +34,8 @@ pub struct PerftArgs {
     /// With --suite: positions checked in parallel (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// Treat castling as Chess960 (king takes rook in UCI output).
+    /// Read FENs as Chess960 (X-FEN or Shredder-FEN castling rights; king takes rook in UCI
+    /// output). Without it, castling rights impossible in standard chess are dropped.
     #[arg(long)]
     chess960: bool,
     /// Print one JSON document instead of text.
@@ -58,7 +59,7 @@ pub fn run(args: PerftArgs) -> Result<()> {
         return run_suite(path, &args);
     }
     let mut pos = match &args.fen {
-        Some(f) => Position::from_fen(f).with_context(|| format!("bad FEN {f:?}"))?,
+        Some(f) => Position::from_fen_with(f, args.chess960.into()).with_context(|| format!("bad FEN {f:?}"))?,
         None => Position::startpos(),
     };
     if args.chess960 {
@@ -96,13 +97,14 @@ pub fn run(args: PerftArgs) -> Result<()> {
 }
 
 fn run_suite(path: &str, args: &PerftArgs) -> Result<()> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+    let text = bastion_core::io::read_to_string_bounded(std::path::Path::new(path), bastion_core::io::TEXT_LIMIT)
+        .map_err(bastion_core::io::BoundedReadError::into_io)
+        .with_context(|| format!("cannot read {path}"))?;
     let cases = parse_suite(&text)?;
     let limit = args.depth_limit.or(args.depth).unwrap_or(u32::MAX);
     let mut positions = Vec::with_capacity(cases.len());
     for case in &cases {
-        let mut pos = Position::from_fen(&case.fen).with_context(|| format!("{}: bad FEN {:?}", case.id, case.fen))?;
-        pos.set_chess960(args.chess960 || pos.is_chess960());
+        let pos = case.position(args.chess960).with_context(|| format!("{}: bad FEN {:?}", case.id, case.fen))?;
         positions.push(pos);
     }
     let threads = args.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);

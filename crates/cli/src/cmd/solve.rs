@@ -88,7 +88,7 @@ pub fn run(args: SolveArgs) -> Result<()> {
     if pos.is_checkmate() || pos.is_stalemate() {
         bail!("the game is already over in this position (no legal moves)");
     }
-    let mut solver = Solver::new(args.hash);
+    let mut solver = Solver::try_new(args.hash)?;
     if let Some(t) = args.time_limit {
         solver.set_deadline(Some(Instant::now() + secs(t)?));
     }
@@ -124,7 +124,9 @@ fn secs(t: f64) -> Result<Duration> {
 }
 
 fn run_suite(path: &str, args: &SolveArgs) -> Result<()> {
-    let text = std::fs::read_to_string(path).with_context(|| format!("cannot read {path}"))?;
+    let text = bastion_core::io::read_to_string_bounded(std::path::Path::new(path), bastion_core::io::TEXT_LIMIT)
+        .map_err(bastion_core::io::BoundedReadError::into_io)
+        .with_context(|| format!("cannot read {path}"))?;
     let entries = parse_suite(&text).with_context(|| format!("in {path}"))?;
     let limit = secs(args.time_limit.unwrap_or(10.0))?;
     let selection = Selection {
@@ -138,7 +140,7 @@ fn run_suite(path: &str, args: &SolveArgs) -> Result<()> {
     if selected.is_empty() {
         bail!("no entries of {path} match the selection");
     }
-    let mut solver = Solver::new(args.hash);
+    let mut solver = Solver::try_new(args.hash)?;
     let mut rows: Vec<Row> = Vec::new();
     let total = selected.len();
     if args.csv {

@@ -214,6 +214,9 @@ pub enum NetworkError {
     /// The file could not be read.
     #[error("cannot read network file: {0}")]
     Io(#[from] std::io::Error),
+    /// The path is not a regular file, or the file is larger than any network.
+    #[error("cannot read network file: {0}")]
+    Refused(#[from] bastion_core::io::BoundedReadError),
     /// The file is not a network of this build's shape.
     #[error("not a Bastion network file ({0})")]
     Format(String),
@@ -307,9 +310,17 @@ impl Network {
             .clone()
     }
 
-    /// Reads a network file.
+    /// The size of the largest network file this build reads (king buckets, full width):
+    /// a bound on what [`Network::load`] reads, so that a device or a runaway file named as
+    /// a network is refused instead of read without limit.
+    pub const MAX_FILE_BYTES: u64 =
+        (16 + 68 + 2 * (MAX_KING_BUCKETS * INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN * BUCKETS) + 4 * BUCKETS) as u64;
+
+    /// Reads a network file: only a regular file of at most [`Network::MAX_FILE_BYTES`]
+    /// (a device such as `/dev/zero` named as `EvalFile` is refused, not read).
     pub fn load(path: &Path) -> Result<Network, NetworkError> {
-        Network::from_bytes(&std::fs::read(path)?)
+        let bytes = bastion_core::io::read_bounded(path, Network::MAX_FILE_BYTES)?;
+        Network::from_bytes(&bytes)
     }
 
     /// The network a user names: `<internal>` for the built-in one, otherwise a file path
@@ -919,5 +930,26 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `setoption name EvalFile value /dev/zero` used to read without end; a device, and a
+    /// file larger than any network, are refused at once, unread.
+    #[test]
+    fn load_refuses_devices_and_oversized_files() {
+        if Path::new("/dev/zero").exists() {
+            let e = Network::by_name("/dev/zero").unwrap_err();
+            assert!(e.to_string().contains("not a regular file"), "{e}");
+        }
+        let dir = std::env::temp_dir().join(format!("bastion-nnue-big-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("huge.nnue");
+        // Sparse: costs no disk.
+        std::fs::File::create(&path).unwrap().set_len(1 << 40).unwrap();
+        let e = Network::load(&path).unwrap_err();
+        assert!(e.to_string().contains("file larger than"), "{e}");
+        // The largest network this build reads still passes the bound.
+        let kings = KingLayout::from_bytes(&[&[MAX_KING_BUCKETS as u8 - 1; 64][..], &[1, 0, 0, 0]].concat()).unwrap();
+        assert_eq!(random_network(1, kings).to_bytes().len() as u64, Network::MAX_FILE_BYTES);
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
