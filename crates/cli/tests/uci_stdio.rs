@@ -76,3 +76,57 @@ fn compiled_engine_survives_hostile_input_and_stops_promptly() {
         std::thread::sleep(Duration::from_millis(10));
     }
 }
+
+/// The loop python-chess and cutechess run: search, and the moment `bestmove` arrives,
+/// change options and search again. Every option must take effect (seen in the next
+/// search's info lines), none refused.
+#[test]
+fn options_sent_right_after_bestmove_take_effect() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bastion"))
+        .arg("uci")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("engine binary runs");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut until_bestmove = || -> Vec<String> {
+        let mut out = Vec::new();
+        for line in lines.by_ref() {
+            let line = line.expect("engine output");
+            let done = line.starts_with("bestmove");
+            out.push(line);
+            if done {
+                return out;
+            }
+        }
+        panic!("engine closed its output after {out:#?}");
+    };
+    writeln!(stdin, "uci\nposition startpos moves d2d4\ngo nodes 2000").unwrap();
+    until_bestmove();
+    let mut lost = Vec::new();
+    for round in 0..200 {
+        let wdl = round % 2 == 0;
+        let multipv = 1 + round % 3;
+        writeln!(
+            stdin,
+            "setoption name UCI_ShowWDL value {wdl}\nsetoption name MultiPV value {multipv}\ngo nodes 2000"
+        )
+        .unwrap();
+        stdin.flush().unwrap();
+        let out = until_bestmove();
+        let infos: Vec<&String> = out.iter().filter(|l| l.starts_with("info depth") && l.contains(" pv ")).collect();
+        let seen_wdl = infos.iter().all(|l| l.contains(" wdl ")) && !infos.is_empty();
+        let seen_multipv = infos
+            .iter()
+            .filter_map(|l| l.split_whitespace().skip_while(|&t| t != "multipv").nth(1)?.parse::<usize>().ok())
+            .max();
+        let refused = out.iter().any(|l| l.starts_with("info string"));
+        if refused || seen_wdl != wdl || seen_multipv != Some(multipv) {
+            lost.push(format!("round {round}: asked WDL {wdl}, MultiPV {multipv}: {out:?}"));
+        }
+    }
+    writeln!(stdin, "quit").unwrap();
+    assert!(child.wait().unwrap().success());
+    assert!(lost.is_empty(), "{} of 200 rounds lost an option: {lost:#?}", lost.len());
+}

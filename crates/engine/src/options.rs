@@ -262,6 +262,10 @@ pub struct EngineOptions {
     pub move_overhead_ms: u64,
     /// Search feature switches.
     pub params: SearchParams,
+    /// Milliseconds into a search after which the main thread also reports aspiration-window
+    /// failures (as bounds, with all MultiPV lines) and the root move it starts (`currmove`).
+    /// Stockfish waits 3 s, so that short searches stay quiet.
+    pub progress_after_ms: u64,
 }
 
 impl Default for EngineOptions {
@@ -269,6 +273,13 @@ impl Default for EngineOptions {
         // 64 MiB: a game reuses the table for dozens of moves, and at 16 MiB a few
         // seconds of search already overwrite most of it (adopted as part of a measured
         // bundle of changes, not measured alone).
-        EngineOptions { hash_mb: 64, threads: 1, multipv: 1, move_overhead_ms: 30, params: SearchParams::default() }
+        EngineOptions {
+            hash_mb: 64,
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: 30,
+            params: SearchParams::default(),
+            progress_after_ms: 3000,
+        }
     }
 }

@@ -10,11 +10,12 @@ use crate::mate_prover::{proved_mate_line, MateBudget, MateProver};
 use crate::nnue::Network;
 use crate::options::{EngineOptions, SearchParams};
 use crate::score::Score;
-use crate::search::{Engine, Limits, ScoreBound, SearchControl, SearchInfo};
+use crate::search::{CurrMove, Engine, Limits, ScoreBound, SearchControl, SearchInfo};
 use crate::tb::TablebaseProbe;
 use bastion_core::rng::Rng;
 use bastion_core::{Move, Position};
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -30,6 +31,9 @@ pub struct UciSession<W: Write + Send + 'static> {
     out: Arc<Mutex<W>>,
     engine: Option<Engine>,
     search: Option<JoinHandle<Engine>>,
+    /// Set by the search thread just before it prints `bestmove`: from then on the thread
+    /// only hands the engine back, so commands wait for it instead of being refused.
+    search_done: Arc<AtomicBool>,
     control: Arc<SearchControl>,
     opts: EngineOptions,
     pos: Position,
@@ -59,6 +63,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
             out: Arc::new(Mutex::new(out)),
             engine: Some(engine),
             search: None,
+            search_done: Arc::new(AtomicBool::new(false)),
             control,
             opts,
             pos: Position::startpos(),
@@ -142,10 +147,17 @@ impl<W: Write + Send + 'static> UciSession<W> {
         }
     }
 
-    /// Waits for a running search to end (after `stop`) and takes the engine back.
+    /// Stops a running search, waits for it to end and takes the engine back.
     fn finish_search(&mut self) {
-        if let Some(h) = self.search.take() {
+        if self.search.is_some() {
             self.control.stop();
+            self.join_search();
+        }
+    }
+
+    /// Waits for the search thread to end and takes the engine back.
+    fn join_search(&mut self) {
+        if let Some(h) = self.search.take() {
             match h.join() {
                 Ok(e) => self.engine = Some(e),
                 Err(_) => {
@@ -164,10 +176,12 @@ impl<W: Write + Send + 'static> UciSession<W> {
         self.engine = Some(e);
     }
 
-    /// Takes the engine back if the search already ended on its own.
+    /// Takes the engine back once the search has printed `bestmove` (waiting for the
+    /// thread, which has nothing left to do but return it); true when the session is idle.
     fn reclaim_if_done(&mut self) -> bool {
-        if self.search.as_ref().is_some_and(|h| h.is_finished()) {
-            self.finish_search();
+        let done = self.search_done.load(Ordering::Acquire);
+        if done || self.search.as_ref().is_some_and(|h| h.is_finished()) {
+            self.join_search();
         }
         self.search.is_none()
     }
@@ -176,8 +190,13 @@ impl<W: Write + Send + 'static> UciSession<W> {
     pub fn handle(&mut self, line: &str) -> bool {
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let Some(&cmd) = tokens.first() else { return true };
+        // After `bestmove` every command finds the session idle (GUIs and python-chess
+        // send `setoption` right after it).
+        self.reclaim_if_done();
         match cmd {
             "uci" => self.cmd_uci(),
+            // Answered at once during a search (the protocol requires it); after `bestmove`
+            // only once the engine is back, which `reclaim_if_done` above ensured.
             "isready" => self.say("readyok"),
             "ucinewgame" => {
                 self.finish_search();
@@ -258,7 +277,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
             Some(&"fen") => {
                 let end = args.iter().position(|&t| t == "moves").unwrap_or(args.len());
                 let fen = args[1..end].join(" ");
-                match Position::from_fen(&fen) {
+                match Position::from_fen_with(&fen, self.chess960.into()) {
                     Ok(p) => (p, &args[end..]),
                     Err(e) => {
                         self.say(&format!("info string invalid FEN {:?}: {e}; position unchanged", truncate(&fen)));
@@ -297,6 +316,8 @@ impl<W: Write + Send + 'static> UciSession<W> {
 
     fn parse_go(&self, args: &[&str]) -> Limits {
         let mut l = Limits::default();
+        // A limit was asked for, even if its value was unusable.
+        let mut limit_asked = false;
         let mut i = 0;
         let num = |s: Option<&&str>| -> Option<i64> { s.and_then(|v| v.parse::<i64>().ok()) };
         while i < args.len() {
@@ -308,6 +329,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
             match key {
                 "wtime" | "btime" | "winc" | "binc" | "movestogo" | "depth" | "nodes" | "mate" | "movetime" => {
                     take = 2;
+                    limit_asked = true;
                     let v = num(val);
                     if v.is_none() {
                         bad = true;
@@ -320,7 +342,14 @@ impl<W: Write + Send + 'static> UciSession<W> {
                         "movestogo" => l.movestogo = v.filter(|&x| x > 0).map(|x| x.min(1000) as u32),
                         "depth" => l.depth = v.map(|x| x.clamp(1, 120) as i32),
                         "nodes" => l.nodes = v.map(|x| x.max(1) as u64),
-                        "mate" => l.mate = v.filter(|&x| x > 0).map(|x| x.min(120) as i32),
+                        "mate" => {
+                            if let Some(x) = v.filter(|&x| x < 1) {
+                                self.say(&format!(
+                                    "info string go mate {x} is invalid (a mate takes at least 1 move); searching as for mate 1"
+                                ));
+                            }
+                            l.mate = v.map(|x| x.clamp(1, 120) as i32);
+                        }
                         _ => l.movetime_ms = ms(v),
                     }
                 }
@@ -346,9 +375,15 @@ impl<W: Write + Send + 'static> UciSession<W> {
         }
         // "mate N" alone also bounds the depth so the search terminates.
         if let (Some(m), None, None, None) = (l.mate, l.depth, l.movetime_ms, l.nodes) {
-            if !l.infinite && l.wtime_ms.is_none() && l.btime_ms.is_none() {
+            if !l.infinite && !l.has_clock() {
                 l.depth = Some((4 * m + 12).min(120));
             }
+        }
+        // Only `infinite`, `ponder` or a bare `go` search until `stop`: limits whose values
+        // were all unusable still give a bounded search.
+        if limit_asked && l.is_unbounded() && !l.infinite && !l.ponder {
+            self.say("info string no usable limit in go; searching to depth 1");
+            l.depth = Some(1);
         }
         l
     }
@@ -361,17 +396,16 @@ impl<W: Write + Send + 'static> UciSession<W> {
             self.say(&format!("bestmove {}", self.pos.to_uci(m)));
             return;
         }
-        self.unbounded = limits.infinite
-            || limits.ponder
-            || (limits.depth.is_none()
-                && limits.nodes.is_none()
-                && limits.movetime_ms.is_none()
-                && limits.wtime_ms.is_none()
-                && limits.btime_ms.is_none());
+        self.unbounded = limits.is_unbounded();
         let Some(mut engine) = self.engine.take() else {
             self.say("info string engine unavailable");
             return;
         };
+        // No legal move: say why before the `bestmove 0000` (as Stockfish does).
+        if self.pos.legal_moves().is_empty() {
+            let score = if self.pos.in_check() { "mate 0" } else { "cp 0" };
+            self.say(&format!("info depth 0 score {score}"));
+        }
         self.control = engine.control();
         let pos = self.pos.clone();
         let history = self.history.clone();
@@ -382,10 +416,19 @@ impl<W: Write + Send + 'static> UciSession<W> {
         let prover = self.mate_prover.clone().filter(|_| {
             self.use_mate_prover && !limits.infinite && limits.searchmoves.is_empty() && self.opts.multipv == 1
         });
-        let timed = limits.movetime_ms.is_some() || limits.wtime_ms.is_some() || limits.btime_ms.is_some();
+        let timed = limits.movetime_ms.is_some() || limits.has_clock();
         let control = Arc::clone(&self.control);
-        self.control.stop.store(false, std::sync::atomic::Ordering::SeqCst);
-        self.control.pondering.store(limits.ponder, std::sync::atomic::Ordering::SeqCst);
+        let (report_out, report_pos) = (Arc::clone(&self.out), pos.clone());
+        engine.set_currmove_report(Some(Arc::new(move |c: &CurrMove| {
+            say(
+                &report_out,
+                &format!("info depth {} currmove {} currmovenumber {}", c.depth, report_pos.to_uci(c.mv), c.number),
+            );
+        })));
+        let done = Arc::new(AtomicBool::new(false));
+        self.search_done = Arc::clone(&done);
+        self.control.stop.store(false, Ordering::SeqCst);
+        self.control.pondering.store(limits.ponder, Ordering::SeqCst);
         let handle = std::thread::Builder::new().name("search".into()).stack_size(64 << 20).spawn(move || {
             // The last report of the first line: the mate solver's line is reported like it.
             let mut last: Option<SearchInfo> = None;
@@ -395,7 +438,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
                     last = Some(info.clone());
                 }
             });
-            let stopped = control.stop.load(std::sync::atomic::Ordering::SeqCst);
+            let stopped = control.stop.load(Ordering::SeqCst);
             if let (Some(prover), Some(mut info)) = (prover.filter(|_| !stopped), last) {
                 // A quarter of the search's own effort: node-limited for reproducible
                 // runs, and under a clock also a wall-clock limit.
@@ -425,6 +468,8 @@ impl<W: Write + Send + 'static> UciSession<W> {
                 },
                 None => "bestmove 0000".to_string(),
             };
+            // Before the line goes out: a command the GUI sends in answer must find the flag.
+            done.store(true, Ordering::Release);
             say(&out, &line);
             engine
         });

@@ -3,7 +3,7 @@
 
 use super::ordering::{self, cont_index, is_capture, ContIndex, MovePicker, QuietContext};
 use super::thread::{Worker, NO_EVAL};
-use super::Shared;
+use super::{CurrMove, Shared};
 use crate::score::*;
 use crate::tb::Wdl;
 use crate::tt::Bound;
@@ -465,6 +465,11 @@ impl Worker {
                 continue;
             }
             move_count += 1;
+            if root && self.id == 0 {
+                if let Some(report) = sh.currmove.filter(|_| sh.time.elapsed() >= sh.progress_after) {
+                    report(&CurrMove { depth: self.root_depth, mv: m, number: move_count + self.pv_idx });
+                }
+            }
             let capture = is_capture(pos, m);
             let quiet = !capture && !m.is_promotion();
             let gives_check = pos.gives_check_with(m, &check_info);

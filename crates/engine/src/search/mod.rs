@@ -70,7 +70,42 @@ impl Limits {
     pub fn movetime(ms: u64) -> Limits {
         Limits { movetime_ms: Some(ms), ..Limits::default() }
     }
+
+    /// True when a clock was given (`wtime` or `btime`): the search is then timed, and a
+    /// missing clock of the side to move counts as 0, so that the engine moves at once
+    /// instead of searching until `stop`. As in Stockfish, increments and `movestogo` alone
+    /// do not turn time management on, so `go depth 5 winc 100` searches to depth 5.
+    pub fn has_clock(&self) -> bool {
+        self.wtime_ms.is_some() || self.btime_ms.is_some()
+    }
+
+    /// True when only `stop` ends the search: `infinite`, `ponder` (until `ponderhit`), or
+    /// no limit of any kind (a bare `go`).
+    pub fn is_unbounded(&self) -> bool {
+        self.infinite
+            || self.ponder
+            || !(self.has_clock()
+                || self.depth.is_some()
+                || self.nodes.is_some()
+                || self.movetime_ms.is_some()
+                || self.mate.is_some())
+    }
 }
+
+/// The root move the main thread starts searching (UCI `currmove`), reported once a
+/// search has run for [`EngineOptions::progress_after_ms`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CurrMove {
+    /// The iteration's depth.
+    pub depth: i32,
+    /// The move.
+    pub mv: Move,
+    /// Its 1-based number in the iteration's move order (counting the MultiPV lines before it).
+    pub number: usize,
+}
+
+/// Receives [`CurrMove`] reports; called from the search's main thread.
+pub type CurrMoveReport = Arc<dyn Fn(&CurrMove) + Send + Sync>;
 
 /// How an reported score relates to the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -188,6 +223,11 @@ pub(crate) struct Shared<'a> {
     pub root_side: bastion_core::Color,
     /// The neural evaluation, when one is loaded (else the hand-written one).
     pub net: Option<&'a Network>,
+    /// Where the main thread reports the root move it starts, if anywhere.
+    pub currmove: Option<&'a (dyn Fn(&CurrMove) + Send + Sync)>,
+    /// From this time into the search on, the main thread also reports aspiration-window
+    /// failures and the root move it starts.
+    pub progress_after: std::time::Duration,
 }
 
 impl Shared<'_> {
@@ -209,6 +249,7 @@ pub struct Engine {
     control: Arc<SearchControl>,
     tb: Option<Arc<dyn TablebaseProbe>>,
     net: Option<Arc<Network>>,
+    currmove: Option<CurrMoveReport>,
 }
 
 impl Engine {
@@ -225,6 +266,7 @@ impl Engine {
             control: Arc::new(SearchControl::default()),
             tb: None,
             net: Some(Network::builtin()),
+            currmove: None,
         }
     }
 
@@ -273,6 +315,11 @@ impl Engine {
         }
     }
 
+    /// Installs (or removes) the receiver of `currmove` reports for the following searches.
+    pub fn set_currmove_report(&mut self, report: Option<CurrMoveReport>) {
+        self.currmove = report;
+    }
+
     /// The stop/ponderhit flags of this engine's searches.
     pub fn control(&self) -> Arc<SearchControl> {
         Arc::clone(&self.control)
@@ -288,7 +335,8 @@ impl Engine {
 
     /// Searches `pos`. `history` holds the keys of the positions played before it,
     /// oldest first (for repetition detection). `info` receives one report per
-    /// PV line at every completed depth (and for aspiration failures after the first second).
+    /// PV line at every completed depth, and once the search has run for
+    /// [`EngineOptions::progress_after_ms`] a full set of lines at every aspiration failure.
     /// In `infinite` and `ponder` mode the call returns only after `stop` (or `ponderhit`).
     /// For a ponder search, set `control().pondering` before calling (the flag is
     /// not set here so that an early `ponderhit` from another thread is not lost);
@@ -319,6 +367,8 @@ impl Engine {
             opts: &self.opts,
             root_side: pos.side_to_move(),
             net: self.net.as_deref(),
+            currmove: self.currmove.as_deref(),
+            progress_after: std::time::Duration::from_millis(self.opts.progress_after_ms),
         };
         let (main, helpers) = self.workers.split_first_mut().expect("at least one worker");
         let result = std::thread::scope(|s| {

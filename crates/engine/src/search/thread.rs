@@ -64,6 +64,12 @@ pub(crate) struct RootMove {
     pub nodes: u64,
 }
 
+/// Nodes per second after `ms` milliseconds: 0 before the first millisecond, where no
+/// rate can be measured.
+pub(crate) fn nodes_per_second(nodes: u64, ms: u64) -> u64 {
+    nodes.saturating_mul(1000).checked_div(ms).unwrap_or(0)
+}
+
 /// A search thread.
 pub(crate) struct Worker {
     /// Thread index; 0 is the main thread, which reports and manages time.
@@ -251,11 +257,42 @@ impl Worker {
             seldepth: self.seldepth.max(self.root_moves[line.multipv - 1].seldepth) as i32,
             line,
             nodes,
-            nps: nodes * 1000 / ms.max(1),
+            nps: nodes_per_second(nodes, ms),
             hashfull: sh.tt.hashfull(),
             tbhits: sh.tbhits.load(Ordering::Relaxed),
             time_ms: ms,
         });
+    }
+
+    /// Reports all `multipv` lines after an aspiration failure of line `pv_idx` (`failed`,
+    /// with its bound). The lines before it are this iteration's; those after it keep their
+    /// last values, at the previous depth unless this iteration already scored them.
+    /// Reporting the failed line alone would leave the GUI showing its move a second time
+    /// under the index where the move stood before (Stockfish reports all lines too).
+    fn report_failure(
+        &self,
+        sh: &Shared,
+        depth: i32,
+        multipv: usize,
+        failed: PvLine,
+        info: &mut dyn FnMut(&SearchInfo),
+    ) {
+        let pv_idx = failed.multipv - 1;
+        for i in 0..multipv {
+            if i == pv_idx {
+                self.report(sh, depth, failed.clone(), info);
+                continue;
+            }
+            let mut line = self.line(i, ScoreBound::Exact);
+            let updated = self.root_moves[i].score != -INFINITE;
+            if line.value == -INFINITE {
+                // Never scored (Stockfish shows 0 too): no value is known for it yet.
+                line.value = 0;
+                line.score = Score::Cp(0);
+            }
+            let d = if updated { depth } else { (depth - 1).max(1) };
+            self.report(sh, d, line, info);
+        }
     }
 
     fn sort_root(&mut self, from: usize, to: usize) {
@@ -332,11 +369,11 @@ impl Worker {
                     } else {
                         break;
                     };
-                    if main && sh.time.elapsed().as_millis() > 2000 {
+                    if main && sh.time.elapsed() >= sh.progress_after {
                         let mut line = self.line(pv_idx, bound);
                         line.value = v;
                         line.score = Score::from_value(v);
-                        self.report(sh, depth, line, info);
+                        self.report_failure(sh, depth, multipv, line, info);
                     }
                     delta += delta / 2;
                     if delta > 1000 {
@@ -442,5 +479,15 @@ impl Worker {
         }
         self.publish_nodes(sh);
         result
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn nodes_per_second_is_zero_without_elapsed_time() {
+        assert_eq!(super::nodes_per_second(12_345, 0), 0);
+        assert_eq!(super::nodes_per_second(12_345, 1), 12_345_000);
+        assert_eq!(super::nodes_per_second(3_000, 1_500), 2_000);
     }
 }

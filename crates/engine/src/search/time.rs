@@ -41,8 +41,12 @@ impl TimeManager {
             Color::White => (limits.wtime_ms, limits.winc_ms.unwrap_or(0)),
             Color::Black => (limits.btime_ms, limits.binc_ms.unwrap_or(0)),
         };
-        let Some(time) = time else {
-            return TimeManager { start, soft: None, hard: None, fixed: false };
+        // Under a time control, a clock missing for the side to move counts as empty: the
+        // engine moves at once rather than searching until `stop`.
+        let time = match time {
+            Some(t) => t,
+            None if limits.has_clock() => 0,
+            None => return TimeManager { start, soft: None, hard: None, fixed: false },
         };
         // Beyond the per-move overhead, a reserve stays on the clock for a slow move or a
         // loaded machine: without it, games at 2+0.02 lived on the increment with as little
@@ -155,5 +159,27 @@ mod tests {
             TimeManager::new(start, &l, Color::Black, 30, 20).soft,
             TimeManager::new(start, &l, Color::Black, 30, 12).soft
         );
+    }
+
+    #[test]
+    fn a_clock_missing_for_the_side_to_move_counts_as_empty() {
+        let start = Instant::now();
+        for l in [
+            Limits { wtime_ms: Some(60_000), ..Limits::default() },
+            Limits { wtime_ms: Some(60_000), winc_ms: Some(100), binc_ms: Some(100), ..Limits::default() },
+        ] {
+            let tm = TimeManager::new(start, &l, Color::Black, 10, 20);
+            assert_eq!(tm.hard, Some(Duration::from_millis(1)), "{l:?}");
+        }
+        // As in Stockfish, increments or `movestogo` without any clock do not start time
+        // management (`go depth 5 winc 100` searches to depth 5).
+        for l in [
+            Limits { winc_ms: Some(100), binc_ms: Some(100), ..Limits::default() },
+            Limits { movestogo: Some(10), depth: Some(5), ..Limits::default() },
+        ] {
+            assert_eq!(TimeManager::new(start, &l, Color::Black, 10, 20).hard, None, "{l:?}");
+        }
+        // No limit at all (a bare `go`): no time limit either.
+        assert_eq!(TimeManager::new(start, &Limits::default(), Color::Black, 10, 20).hard, None);
     }
 }
