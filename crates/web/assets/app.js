@@ -252,9 +252,31 @@ board.onMove = async (uci) => {
   } catch (e) { showError(e); await show().catch(() => {}); }
 };
 
+// ---------- the server's limits (from /api/info; these defaults are the server's own) ----------
+let LIMITS = {
+  threads: [1, 1], multipv: [1, 8], movetime_ms: [1, 60000], depth: [1, 64], solve_moves: [1, 12],
+  fortress_depth: [2, 30], fortress_moves: [1, 8], progressive_ms: [1, 30000],
+};
+const clamp = (v, [lo, hi]) => Math.max(lo, Math.min(hi, Math.round(+v || lo)));
+function setRange(id, range) {
+  const el = $(id);
+  el.min = range[0]; el.max = range[1];
+  if (el.value !== '') el.value = clamp(el.value, range);
+}
+// Every form's limits are the server's: the inputs say them and the requests keep to them.
+function applyLimits() {
+  setRange('an-multipv', LIMITS.multipv);
+  setRange('an-threads', LIMITS.threads);
+  setRange('levelval', $('levelkind').value === 'depth' ? LIMITS.depth : LIMITS.movetime_ms);
+  setRange('fo-depth', LIMITS.fortress_depth);
+  setRange('fo-moves', LIMITS.fortress_moves);
+  setRange('prog-mate-time', [1, Math.max(1, Math.floor(LIMITS.progressive_ms[1] / 1000))]);
+}
+$('levelkind').onchange = applyLimits;
+
 function level() {
-  const kind = $('levelkind').value, v = Math.max(1, +$('levelval').value || 1);
-  return kind === 'depth' ? { depth: Math.min(v, 64) } : { movetime: Math.min(v, 60000) };
+  const kind = $('levelkind').value;
+  return kind === 'depth' ? { depth: clamp($('levelval').value, LIMITS.depth) } : { movetime: clamp($('levelval').value, LIMITS.movetime_ms) };
 }
 
 async function engineMove() {
@@ -362,10 +384,33 @@ document.querySelectorAll('#tabs button').forEach((b) => {
   };
 });
 
-// ---------- analysis (server-sent events) ----------
-let source = null;
+// ---------- analysis (server-sent events, read with fetch so that errors can be read too) ----------
+let source = null; // {abort} of the running analysis
 const anLines = {};
-function closeAnalysis() { if (source) { source.close(); source = null; $('an-info').textContent = 'stopped'; } }
+function closeAnalysis() { if (source) { source.abort(); source = null; $('an-info').textContent = 'stopped'; } }
+function anError(text) { $('an-info').innerHTML = `<span class="err">${esc(text)}</span>`; }
+
+// Reads `event:`/`data:` blocks of a text/event-stream response, calling on(event, data) for each.
+async function readEvents(resp, on) {
+  const reader = resp.body.getReader();
+  const dec = new TextDecoder();
+  let buf = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buf += dec.decode(value, { stream: true }).replace(/\r\n/g, '\n');
+    let i;
+    while ((i = buf.indexOf('\n\n')) >= 0) {
+      const block = buf.slice(0, i); buf = buf.slice(i + 2);
+      let ev = 'message'; const data = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) ev = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      }
+      if (data.length) on(ev, data.join('\n'));
+    }
+  }
+}
 function scoreText(s, whiteView) {
   if (s.mate !== undefined) return (s.mate * whiteView > 0 ? '#' : '#-') + Math.abs(s.mate);
   const v = s.cp * whiteView / 100;
@@ -387,10 +432,10 @@ function startAnalysis() {
   for (const k in anLines) delete anLines[k];
   $('an-lines').tBodies[0].innerHTML = '';
   $('an-info').textContent = 'starting…';
-  const es = new EventSource('/api/analyse?' + q);
-  source = es;
-  es.addEventListener('info', (ev) => {
-    const i = JSON.parse(ev.data);
+  const ctl = new AbortController();
+  const me = { abort: () => ctl.abort() };
+  source = me;
+  const onInfo = (i) => {
     anLines[i.multipv] = i;
     if (i.multipv === 1) setEvalBar(i.score, whiteView);
     $('an-info').textContent = `depth ${i.depth}/${i.seldepth}  nodes ${i.nodes.toLocaleString()}  ${Math.round(i.nps / 1000)} kn/s  ${(i.time_ms / 1000).toFixed(1)} s`;
@@ -399,15 +444,30 @@ function startAnalysis() {
       return `<tr><td>${l.multipv}</td><td>${scoreText(l.score, whiteView)}${l.bound !== 'exact' ? (l.bound === 'lower' ? '+' : '−') : ''}</td><td>${l.depth}</td><td class="line">${esc(l.pv_san.join(' '))}</td></tr>`;
     });
     $('an-lines').tBodies[0].innerHTML = rows.join('');
-  });
-  es.addEventListener('done', (ev) => {
-    const r = JSON.parse(ev.data);
-    $('an-info').textContent += `  — finished: best ${r.san || '-'}`;
-    es.close(); if (source === es) source = null;
-  });
-  es.onerror = () => {
-    if (source === es) { $('an-info').textContent = 'analysis connection closed (server busy or position invalid)'; es.close(); source = null; }
   };
+  (async () => {
+    const r = await fetch('/api/analyse?' + q, { signal: ctl.signal, headers: { Accept: 'text/event-stream' } });
+    if (!r.ok) {
+      // The server's own words: a mated position, too many threads, a bad FEN, a busy server...
+      let msg;
+      try { msg = (await r.json()).error; } catch (_) { msg = null; }
+      throw new Error(msg || `${r.status} ${r.statusText}`);
+    }
+    let finished = false;
+    await readEvents(r, (ev, data) => {
+      if (source !== me) return;
+      if (ev === 'info') onInfo(JSON.parse(data));
+      else if (ev === 'error') throw new Error(JSON.parse(data).error);
+      else if (ev === 'done') {
+        const d = JSON.parse(data);
+        finished = true;
+        $('an-info').textContent += `  — finished: best ${d.san || '-'}`;
+      }
+    });
+    if (!finished && source === me) throw new Error('the analysis connection closed before the search finished');
+  })().catch((e) => {
+    if (source === me && e.name !== 'AbortError') anError(e.message || String(e));
+  }).finally(() => { if (source === me) source = null; });
 }
 $('an-start').onclick = startAnalysis;
 $('an-stop').onclick = closeAnalysis;
@@ -562,7 +622,7 @@ $('prog-mate').onclick = async () => {
   const out = $('prog-mate-out');
   out.innerHTML = 'searching…';
   try {
-    const secs = Math.min(30, Math.max(1, +$('prog-mate-time').value || 5));
+    const secs = clamp($('prog-mate-time').value || 5, [1, Math.max(1, Math.floor(LIMITS.progressive_ms[1] / 1000))]);
     const r = await api('/progressive/mate', progBody({ time_ms: secs * 1000 }));
     if (r.found) {
       out.innerHTML = `<b>Mate:</b> <span class="line">${esc(r.series_text)}</span> <span class="note">(${r.nodes.toLocaleString()} nodes, ${r.elapsed_ms} ms)</span> <button id="prog-mate-play">Play it</button>`;
@@ -587,10 +647,14 @@ $('variant').onchange = async () => {
 // ---------- start ----------
 loadLine(START_FEN, []).catch(showError);
 api('/info').then((i) => {
+  if (i.limits) { LIMITS = { ...LIMITS, ...i.limits }; applyLimits(); }
   for (const [k, on] of Object.entries(i.features)) {
     const b = document.querySelector(`#tabs button[data-tab="${k}"]`);
     if (b && !on) b.title = 'not available in this build';
   }
-  $('tb-avail').textContent = i.features.tablebase ? 'endings: ' + (i.features.tablebase_endings || []).join(', ') : 'no tablebases loaded (start the server with --tb-dir DIR)';
+  const corrupt = (i.features.tablebase_corrupt || []).map((c) => `${c.ending} (corrupt: ${c.reason})`);
+  $('tb-avail').textContent = i.features.tablebase
+    ? 'endings: ' + (i.features.tablebase_endings || []).join(', ') + (corrupt.length ? '; not usable: ' + corrupt.join(', ') : '')
+    : 'no tablebases loaded (start the server with --tb-dir DIR)';
   if (!i.features.progressive) $('variant').querySelector('[value="progressive"]').textContent += ' (not available)';
 }).catch(() => {});

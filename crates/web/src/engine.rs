@@ -1,5 +1,6 @@
 //! Engine endpoints: one best move, and live MultiPV analysis as server-sent events.
 
+use crate::cancel::OnDrop;
 use crate::chess::{history_keys, parse_fen, replay, san_of_line};
 use crate::error::{ApiError, ApiJson, ApiResult};
 use crate::AppState;
@@ -112,13 +113,21 @@ struct Prepared {
     opts: EngineOptions,
 }
 
-fn prepare(state: &AppState, req: &SearchReq, default_ms: u64) -> ApiResult<Prepared> {
+/// Checks a search request against the caps. `movetime` must lie in
+/// `1..=max_ms` (out of range is an error, never silently clamped); without it
+/// the search gets `default_ms`, or `max_ms` when a depth or node limit is given.
+fn prepare(state: &AppState, req: &SearchReq, default_ms: u64, max_ms: u64) -> ApiResult<Prepared> {
     let caps = &state.caps;
     let start = parse_fen(&req.fen)?;
     let game = replay(&start, &req.moves)?;
     let pos = game.position().clone();
     if !pos.has_legal_moves() {
-        return Err(ApiError::bad_request("the game is over in this position: no legal moves"));
+        let side = if pos.side_to_move() == bastion_core::Color::White { "White" } else { "Black" };
+        return Err(ApiError::bad_request(if pos.in_check() {
+            format!("the game is over: {side} is checkmated, so there is nothing to search")
+        } else {
+            format!("the game is over: {side} is stalemated, so there is nothing to search")
+        }));
     }
     let mut limits = Limits::default();
     if let Some(d) = req.depth {
@@ -134,22 +143,25 @@ fn prepare(state: &AppState, req: &SearchReq, default_ms: u64) -> ApiResult<Prep
         limits.nodes = Some(n);
     }
     let ms = match req.movetime {
-        Some(ms) if ms == 0 || ms > caps.max_movetime_ms => {
-            return Err(ApiError::bad_request(format!("movetime must be 1..={} ms", caps.max_movetime_ms)))
+        Some(ms) if ms == 0 || ms > max_ms => {
+            return Err(ApiError::bad_request(format!("movetime must be 1..={max_ms} ms (this server's limit)")))
         }
         Some(ms) => ms,
         // Depth or node limits alone still get a time cap so no request runs unbounded.
-        None if limits.depth.is_some() || limits.nodes.is_some() => default_ms.max(caps.max_movetime_ms),
+        None if limits.depth.is_some() || limits.nodes.is_some() => max_ms,
         None => default_ms,
     };
     limits.movetime_ms = Some(ms);
     let multipv = req.multipv.unwrap_or(1);
     if !(1..=caps.max_multipv).contains(&multipv) {
-        return Err(ApiError::bad_request(format!("multipv must be 1..={}", caps.max_multipv)));
+        return Err(ApiError::bad_request(format!("multipv must be 1..={} (this server's limit)", caps.max_multipv)));
     }
     let threads = req.threads.unwrap_or(1);
     if !(1..=caps.max_threads).contains(&threads) {
-        return Err(ApiError::bad_request(format!("threads must be 1..={}", caps.max_threads)));
+        return Err(ApiError::bad_request(format!(
+            "threads must be 1..={} (this server's limit; {threads} asked)",
+            caps.max_threads
+        )));
     }
     let opts = EngineOptions { hash_mb: caps.hash_mb, threads, multipv, ..EngineOptions::default() };
     Ok(Prepared { history: history_keys(&game), pos, limits, opts })
@@ -157,11 +169,14 @@ fn prepare(state: &AppState, req: &SearchReq, default_ms: u64) -> ApiResult<Prep
 
 /// `POST /api/engine/bestmove {fen, moves, movetime|depth|nodes, multipv, threads}`.
 pub async fn bestmove(State(state): State<AppState>, ApiJson(req): ApiJson<SearchReq>) -> ApiResult<Json<Value>> {
-    let p = prepare(&state, &req, 1000)?;
+    let p = prepare(&state, &req, 1000, state.caps.max_movetime_ms)?;
     let permit = state.job_permit().await?;
+    let mut engine = Engine::new(p.opts);
+    // A client that goes away stops the search: axum drops this future, and the guard with it.
+    let control = engine.control();
+    let _stop = OnDrop::new(move || control.stop.store(true, Ordering::SeqCst));
     let out = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        let mut engine = Engine::new(p.opts);
         let r = engine.search(&p.pos, &p.history, &p.limits, &mut |_| {});
         let mut v = result_json(&p.pos, &r);
         v["fen"] = json!(p.pos.fen());
@@ -180,10 +195,9 @@ pub async fn analyse(
     query: Result<Query<SearchReq>, QueryRejection>,
 ) -> ApiResult<Sse<impl Stream<Item = Result<Event, Infallible>>>> {
     let Query(req) = query.map_err(|e| ApiError::bad_request(e.body_text()))?;
-    let max = state.caps.max_analysis_ms;
-    let mut p = prepare(&state, &SearchReq { movetime: None, ..req.clone() }, max)?;
     // Analysis runs until stopped, but never past the server's cap.
-    p.limits.movetime_ms = Some(req.movetime.unwrap_or(max).clamp(1, max));
+    let max = state.caps.max_analysis_ms;
+    let p = prepare(&state, &req, max, max)?;
     let permit = state.job_permit().await?;
     let (tx, rx) = mpsc::unbounded_channel::<Event>();
     let multipv = p.opts.multipv;

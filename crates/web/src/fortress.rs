@@ -1,6 +1,7 @@
 //! Fortress endpoint: the Guid & Bratko detector over a UCI engine process
 //! (Bastion's own engine), with its evaluation-by-depth curves and verdict.
 
+use crate::cancel::OnDrop;
 use crate::chess::parse_fen;
 use crate::error::{ApiError, ApiJson, ApiResult};
 use crate::AppState;
@@ -9,10 +10,37 @@ use axum::Json;
 use bastion_fortress::{analyse, render_svg, Config, Eval};
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// Longest total run of one request (ms); per-search limits are derived from it.
-const MAX_TOTAL_MS: u64 = 300_000;
+/// Shallowest `max_depth` a request may ask for.
+pub const MIN_DEPTH: u32 = 2;
+/// Shortest limit of one engine search (ms).
+pub const MIN_SEARCH_MS: u64 = 100;
+
+/// The engine process of a running detector, so that a client going away can end it.
+///
+/// The fortress crate has no stop hook, so the job is stopped by killing its
+/// engine: the detector's next read fails and it returns at once. The process
+/// id is only used while the `Engine` handle that owns the (unreaped) child is
+/// alive, so it cannot name another process.
+#[derive(Default)]
+struct Running {
+    cancelled: bool,
+    pid: Option<u32>,
+}
+
+fn kill(pid: u32) {
+    #[cfg(unix)]
+    if let Ok(pid) = i32::try_from(pid) {
+        // SAFETY: kill(2) takes plain integers; the child is not reaped yet (see `Running`).
+        unsafe {
+            libc::kill(pid, libc::SIGKILL);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = pid; // Elsewhere the job ends at its own time limit.
+}
 
 /// Body of `/api/fortress`.
 #[derive(Deserialize)]
@@ -43,17 +71,27 @@ pub async fn fortress(State(state): State<AppState>, ApiJson(req): ApiJson<Fortr
     let Some(cmd) = state.config.uci_engine.clone().filter(|c| !c.is_empty()) else {
         return Err(ApiError::unavailable("the fortress detector needs a UCI engine; none is configured"));
     };
+    let caps = &state.caps;
     let max_depth = req.max_depth.unwrap_or(12);
-    if !(2..=30).contains(&max_depth) {
-        return Err(ApiError::bad_request("max_depth must be 2..=30"));
+    if !(MIN_DEPTH..=caps.max_fortress_depth).contains(&max_depth) {
+        return Err(ApiError::bad_request(format!(
+            "max_depth must be {MIN_DEPTH}..={} (this server's limit)",
+            caps.max_fortress_depth
+        )));
     }
     let k = req.moves.unwrap_or(3);
-    if !(1..=8).contains(&k) {
-        return Err(ApiError::bad_request("moves (K best moves followed) must be 1..=8"));
+    if !(1..=caps.max_fortress_moves).contains(&k) {
+        return Err(ApiError::bad_request(format!(
+            "moves (K best moves followed) must be 1..={} (this server's limit)",
+            caps.max_fortress_moves
+        )));
     }
     // Every search is bounded; with the breakthrough search there is one per legal move.
     let searches = if req.breakthrough { 1 + pos.legal_moves().len() as u64 + 4 } else { 1 };
-    let limit = req.search_limit_ms.unwrap_or(20_000).clamp(100, MAX_TOTAL_MS / searches);
+    let limit = req
+        .search_limit_ms
+        .unwrap_or(20_000)
+        .clamp(MIN_SEARCH_MS, (caps.max_fortress_ms / searches).max(MIN_SEARCH_MS));
     let config = Config {
         min_depth: 2.min(max_depth),
         max_depth,
@@ -64,12 +102,31 @@ pub async fn fortress(State(state): State<AppState>, ApiJson(req): ApiJson<Fortr
     };
     let fen = pos.fen();
     let permit = state.job_permit().await?;
+    let running = Arc::new(Mutex::new(Running::default()));
+    let watched = running.clone();
+    // A client that goes away ends the job: axum drops this future, and the guard with it.
+    let _stop = OnDrop::new(move || {
+        let mut r = watched.lock().unwrap_or_else(|e| e.into_inner());
+        r.cancelled = true;
+        if let Some(pid) = r.pid {
+            kill(pid);
+        }
+    });
     let out = tokio::task::spawn_blocking(move || {
         let _permit = permit;
         let (program, args) = cmd.split_first().ok_or_else(|| ApiError::unavailable("no engine command"))?;
         let mut engine = bastion_uci_client::Engine::spawn(program, args)
             .map_err(|e| ApiError::unavailable(format!("cannot start the engine for the fortress detector: {e}")))?;
+        {
+            let mut r = running.lock().unwrap_or_else(|e| e.into_inner());
+            if r.cancelled {
+                return Err(ApiError::unavailable("cancelled: the client went away"));
+            }
+            r.pid = Some(engine.pid());
+        }
         let result = analyse(&fen, &config, &mut engine);
+        // Forget the process before it can be reaped, so the guard never signals a reused id.
+        running.lock().unwrap_or_else(|e| e.into_inner()).pid = None;
         let _ = engine.quit(Duration::from_secs(2));
         let a = result.map_err(|e| ApiError::bad_request(format!("fortress analysis failed: {e}")))?;
         let curves: Vec<Value> = a

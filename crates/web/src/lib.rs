@@ -4,19 +4,28 @@
 //! `docs/web-api.md` and at `GET /api`.
 //!
 //! Safety: loopback by default, a Host-header check against DNS rebinding,
-//! a body size limit, capped search time/depth/threads, a semaphore bounding
-//! concurrent jobs, JSON errors for bad input and a catch-panic layer.
+//! a same-origin check on routes that start work, header and body read
+//! timeouts, a cap on open connections, a body size limit, capped search
+//! time/depth/threads, a semaphore bounding concurrent jobs (a job is
+//! cancelled when its client goes away), JSON errors for bad input and a
+//! catch-panic layer.
 
 #![warn(missing_docs)]
 
 pub mod assets;
+pub mod cancel;
 pub mod chess;
 pub mod engine;
 pub mod error;
 pub mod fortress;
+pub mod host;
+pub mod origin;
 pub mod progressive;
+pub mod server;
 pub mod solver;
 pub mod tablebase;
+
+pub use server::{serve_on, NetLimits};
 
 use axum::extract::{DefaultBodyLimit, Request, State};
 use axum::http::{header, HeaderValue, StatusCode};
@@ -25,6 +34,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
 use error::{ApiError, ApiResult};
+use host::HostPolicy;
 use serde::Serialize;
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -61,6 +71,34 @@ pub struct Caps {
     pub max_jobs: usize,
     /// How long a request waits for a free job slot before a 503 (ms).
     pub queue_wait_ms: u64,
+    /// Deepest depth of the fortress detector (the shallowest is 2).
+    pub max_fortress_depth: u32,
+    /// Most best moves the fortress detector follows.
+    pub max_fortress_moves: u32,
+    /// Longest fortress detector run (ms).
+    pub max_fortress_ms: u64,
+    /// Longest Progressive computer turn or mate search (ms).
+    pub max_progressive_ms: u64,
+}
+
+impl Caps {
+    /// Every limit a form can hit, as `[least, most]`: what `/api/info` gives the page.
+    pub fn ranges(&self) -> serde_json::Value {
+        serde_json::json!({
+            "threads": [1, self.max_threads],
+            "multipv": [1, self.max_multipv],
+            "movetime_ms": [1, self.max_movetime_ms],
+            "analysis_ms": [1, self.max_analysis_ms],
+            "depth": [1, self.max_depth],
+            "nodes": [1, self.max_nodes],
+            "solve_moves": [1, self.max_solve_moves],
+            "solve_ms": [1, self.max_solve_ms],
+            "fortress_depth": [fortress::MIN_DEPTH, self.max_fortress_depth],
+            "fortress_moves": [1, self.max_fortress_moves],
+            "fortress_search_ms": [fortress::MIN_SEARCH_MS, self.max_fortress_ms],
+            "progressive_ms": [1, self.max_progressive_ms],
+        })
+    }
 }
 
 impl Default for Caps {
@@ -78,6 +116,10 @@ impl Default for Caps {
             max_solve_ms: 120_000,
             max_jobs: cores.clamp(1, 4),
             queue_wait_ms: 3_000,
+            max_fortress_depth: 30,
+            max_fortress_moves: 8,
+            max_fortress_ms: 300_000,
+            max_progressive_ms: 30_000,
         }
     }
 }
@@ -93,8 +135,11 @@ pub struct Config {
     pub caps: Caps,
     /// Command line (program and arguments) of the UCI engine the fortress detector drives.
     pub uci_engine: Option<Vec<String>>,
-    /// Extra host names accepted in the Host header (besides loopback names and the bound address).
+    /// Extra host names (or addresses) accepted in the Host header, besides
+    /// loopback addresses, `localhost` and the address the server is bound to.
     pub allowed_hosts: Vec<String>,
+    /// Connection limits and timeouts.
+    pub net: NetLimits,
 }
 
 /// State shared by the handlers.
@@ -105,8 +150,9 @@ pub struct AppState {
     /// The configuration.
     pub config: Arc<Config>,
     jobs: Arc<Semaphore>,
+    hosts: Arc<HostPolicy>,
     /// The tables opened from `--tb-dir`, if any.
-    pub tablebases: Option<Arc<bastion_tablebase::Tablebases>>,
+    pub tablebases: Option<Arc<tablebase::Tables>>,
 }
 
 impl AppState {
@@ -116,6 +162,7 @@ impl AppState {
         Ok(AppState {
             caps: Arc::new(config.caps.clone()),
             jobs: Arc::new(Semaphore::new(config.caps.max_jobs.max(1))),
+            hosts: Arc::new(HostPolicy::new(&config.allowed_hosts)?),
             config: Arc::new(config),
             tablebases,
         })
@@ -140,7 +187,8 @@ impl AppState {
             "solver": true,
             "progressive": true,
             "tablebase": self.tablebases.is_some(),
-            "tablebase_endings": self.tablebases.as_ref().map(|t| t.endings().iter().map(|(m, _)| m.name()).collect::<Vec<_>>()),
+            "tablebase_endings": self.tablebases.as_ref().map(|t| t.usable_endings()),
+            "tablebase_corrupt": self.tablebases.as_ref().map(|t| t.corrupt_json()),
             "fortress": self.config.uci_engine.is_some(),
         })
     }
@@ -152,6 +200,8 @@ async fn info(State(state): State<AppState>) -> Json<serde_json::Value> {
         "version": env!("CARGO_PKG_VERSION"),
         "features": state.features(),
         "caps": &*state.caps,
+        "limits": state.caps.ranges(),
+        "jobs": { "max": state.caps.max_jobs, "free": state.jobs.available_permits() },
     }))
 }
 
@@ -159,27 +209,25 @@ async fn api_not_found() -> ApiError {
     ApiError::not_found("no such API endpoint; see GET /api for the list")
 }
 
-/// Rejects requests whose Host header names another site: a page elsewhere
-/// could otherwise reach this loopback server through DNS rebinding.
-async fn check_host(State(allowed): State<Arc<Vec<String>>>, req: Request, next: Next) -> Response {
-    let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
-    let name = host_name(host);
-    let ok = host.is_empty()
-        || matches!(name, "localhost" | "127.0.0.1" | "[::1]" | "::1")
-        || name.starts_with("127.")
-        || allowed.iter().any(|a| a == "*" || a.eq_ignore_ascii_case(name));
-    if ok {
-        next.run(req).await
-    } else {
-        ApiError { status: StatusCode::FORBIDDEN, message: format!("host {host:?} not allowed") }.into_response()
-    }
-}
+/// Paths answered to GET; every other route is POST only.
+const GET_ROUTES: &[&str] = &["/", "/app.js", "/app.css", "/favicon.svg", "/api", "/api/", "/api/info", "/api/analyse"];
 
-fn host_name(host: &str) -> &str {
-    if host.starts_with('[') {
-        return host.split_inclusive(']').next().unwrap_or(host);
+/// Gives a 405 (wrong method on a known route) the JSON error body every other
+/// error has, and the `Allow` header naming the method to use.
+async fn json_method_error(req: Request, next: Next) -> Response {
+    let method = req.method().clone();
+    let allow = if GET_ROUTES.contains(&req.uri().path()) { "GET, HEAD" } else { "POST" };
+    let resp = next.run(req).await;
+    if resp.status() != StatusCode::METHOD_NOT_ALLOWED {
+        return resp;
     }
-    host.rsplit_once(':').map(|(h, _)| h).unwrap_or(host)
+    let mut out = ApiError {
+        status: StatusCode::METHOD_NOT_ALLOWED,
+        message: format!("method {method} not allowed on this route; use {allow} (see GET /api)"),
+    }
+    .into_response();
+    out.headers_mut().insert(header::ALLOW, HeaderValue::from_static(allow));
+    out
 }
 
 fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
@@ -188,7 +236,17 @@ fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
 
 /// The whole application: page, assets and API.
 pub fn router(state: AppState) -> Router {
-    let allowed = Arc::new(state.config.allowed_hosts.clone());
+    let hosts = state.hosts.clone();
+    // Routes that start work answer only this server's own page (and non-browser clients).
+    let jobs = Router::new()
+        .route("/engine/bestmove", post(engine::bestmove))
+        .route("/analyse", get(engine::analyse))
+        .route("/solve", post(solver::solve))
+        .route("/fortress", post(fortress::fortress))
+        .route("/progressive/computer", post(progressive::computer))
+        .route("/progressive/mate", post(progressive::mate))
+        .route("/tb/probe", post(tablebase::probe))
+        .route_layer(middleware::from_fn(origin::same_origin_only));
     let api = Router::new()
         .route("/", get(assets::api_docs))
         .route("/info", get(info))
@@ -197,15 +255,9 @@ pub fn router(state: AppState) -> Router {
         .route("/game", post(chess::game))
         .route("/pgn/import", post(chess::pgn_import))
         .route("/pgn/export", post(chess::pgn_export))
-        .route("/engine/bestmove", post(engine::bestmove))
-        .route("/analyse", get(engine::analyse))
-        .route("/solve", post(solver::solve))
-        .route("/fortress", post(fortress::fortress))
         .route("/progressive/game", post(progressive::game))
         .route("/progressive/record", post(progressive::record))
-        .route("/progressive/computer", post(progressive::computer))
-        .route("/progressive/mate", post(progressive::mate))
-        .route("/tb/probe", post(tablebase::probe))
+        .merge(jobs)
         .fallback(api_not_found);
     Router::new()
         .route("/", get(assets::index))
@@ -215,7 +267,8 @@ pub fn router(state: AppState) -> Router {
         .nest("/api", api)
         .with_state(state)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
-        .layer(middleware::from_fn_with_state(allowed, check_host))
+        .layer(middleware::from_fn(json_method_error))
+        .layer(middleware::from_fn_with_state(hosts, host::check_host))
         .layer(CatchPanicLayer::custom(panic_response))
         .layer(tower_http::set_header::SetResponseHeaderLayer::overriding(
             header::X_CONTENT_TYPE_OPTIONS,
@@ -226,8 +279,11 @@ pub fn router(state: AppState) -> Router {
 /// Binds `addr` and serves until Ctrl-C. Prints the address to open.
 pub async fn serve(addr: SocketAddr, config: Config) -> anyhow::Result<()> {
     let mut config = config;
-    // Listening on all interfaces is an explicit choice to be reached by any name.
-    config.allowed_hosts.push(if addr.ip().is_unspecified() { "*".to_string() } else { addr.ip().to_string() });
+    // The address the user chose to bind is a name of this server; other names
+    // (a LAN name, 0.0.0.0's other addresses) are admitted with --allow-host only.
+    if !addr.ip().is_unspecified() {
+        config.allowed_hosts.push(addr.ip().to_string());
+    }
     let state = AppState::new(config)?;
     let listener =
         tokio::net::TcpListener::bind(addr).await.map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
@@ -235,13 +291,15 @@ pub async fn serve(addr: SocketAddr, config: Config) -> anyhow::Result<()> {
     let shown = if local.ip().is_unspecified() { format!("127.0.0.1:{}", local.port()) } else { local.to_string() };
     println!("Bastion web app: http://{shown}/  (API docs: http://{shown}/api)  Ctrl-C stops it");
     if !local.ip().is_loopback() {
-        eprintln!("warning: listening on {local}, which is reachable from other machines");
+        eprintln!(
+            "warning: listening on {local}, which is reachable from other machines; \
+             name each host name they use with --allow-host"
+        );
     }
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await?;
+    serve_on(listener, state, async {
+        let _ = tokio::signal::ctrl_c().await;
+    })
+    .await?;
     Ok(())
 }
 

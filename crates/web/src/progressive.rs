@@ -12,9 +12,6 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use std::time::Duration;
 
-/// Longest computer turn or mate search (ms).
-const MAX_THINK_MS: u64 = 30_000;
-
 /// A Progressive game as requests give it: a start and the moves since, or a record.
 #[derive(Deserialize, Default)]
 pub struct ProgReq {
@@ -154,10 +151,11 @@ pub async fn record(ApiJson(req): ApiJson<ProgReq>) -> ApiResult<Json<Value>> {
     Ok(Json(json!({ "record": g.record(&[("Site", "Bastion web app".to_string())]) })))
 }
 
-fn think_time(req: &ProgReq, default_ms: u64) -> ApiResult<Duration> {
+fn think_time(state: &AppState, req: &ProgReq, default_ms: u64) -> ApiResult<Duration> {
+    let max = state.caps.max_progressive_ms;
     match req.time_ms {
-        Some(ms) if ms == 0 || ms > MAX_THINK_MS => {
-            Err(ApiError::bad_request(format!("time_ms must be 1..={MAX_THINK_MS}")))
+        Some(ms) if ms == 0 || ms > max => {
+            Err(ApiError::bad_request(format!("time_ms must be 1..={max} (this server's limit)")))
         }
         Some(ms) => Ok(Duration::from_millis(ms)),
         None => Ok(Duration::from_millis(default_ms)),
@@ -171,7 +169,7 @@ pub async fn computer(State(state): State<AppState>, ApiJson(req): ApiJson<ProgR
     if g.result().is_some() {
         return Err(ApiError::bad_request("the game is over"));
     }
-    let time = think_time(&req, 2000)?;
+    let time = think_time(&state, &req, 2000)?;
     let permit = state.job_permit().await?;
     let pos = g.position().clone();
     let out = tokio::task::spawn_blocking(move || {
@@ -202,7 +200,7 @@ pub async fn mate(State(state): State<AppState>, ApiJson(req): ApiJson<ProgReq>)
     if g.result().is_some() {
         return Err(ApiError::bad_request("the game is over"));
     }
-    let time = think_time(&req, MateOptions::default().time_limit.as_millis() as u64)?;
+    let time = think_time(&state, &req, MateOptions::default().time_limit.as_millis() as u64)?;
     let nodes = req.max_nodes.map(|n| n.clamp(1, 50_000_000));
     let permit = state.job_permit().await?;
     let pos = g.position().clone();

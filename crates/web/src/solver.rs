@@ -1,5 +1,6 @@
 //! Mate-solver endpoint: every key of a #N (and h#, s#, ser-# problems).
 
+use crate::cancel::OnDrop;
 use crate::chess::parse_fen;
 use crate::error::{ApiError, ApiJson, ApiResult};
 use crate::AppState;
@@ -8,7 +9,8 @@ use axum::Json;
 use bastion_solver::{SolveOptions, Solver, Stipulation};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Body of `/api/solve`.
@@ -44,13 +46,23 @@ pub async fn solve(State(state): State<AppState>, ApiJson(req): ApiJson<SolveReq
     if n == 0 || n > state.caps.max_solve_moves {
         return Err(ApiError::bad_request(format!("mate must be 1..={} moves", state.caps.max_solve_moves)));
     }
-    let timeout = req.timeout_ms.unwrap_or(state.caps.max_solve_ms).clamp(1, state.caps.max_solve_ms);
+    let max_ms = state.caps.max_solve_ms;
+    let timeout = match req.timeout_ms {
+        Some(ms) if ms == 0 || ms > max_ms => {
+            return Err(ApiError::bad_request(format!("timeout_ms must be 1..={max_ms} (this server's limit)")))
+        }
+        Some(ms) => ms,
+        None => max_ms,
+    };
     let opts = SolveOptions { all_defences: req.all_defences, threats: req.threats };
     let permit = state.job_permit().await?;
     let started = Instant::now();
+    // A client that goes away stops the solver: axum drops this future, and the guard with it.
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let _stop = OnDrop::new(move || flag.store(true, Ordering::SeqCst));
     let out = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        let stop = AtomicBool::new(false);
         let mut solver = Solver::new(64);
         solver.set_stop(&stop);
         solver.set_deadline(Some(Instant::now() + Duration::from_millis(timeout)));

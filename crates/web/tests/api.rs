@@ -360,6 +360,37 @@ async fn tablebase_values_and_optimal_line() {
 }
 
 #[tokio::test]
+async fn a_corrupt_table_is_said_corrupt_once_and_not_listed() {
+    // A copy of the test tables with one byte of the KRK table flipped.
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bastion-web-tb-corrupt");
+    std::fs::create_dir_all(&dir).unwrap();
+    for name in ["KQK.btb", "KRK.btb"] {
+        std::fs::copy(common::tb_dir().join(name), dir.join(name)).unwrap();
+    }
+    let mut bytes = std::fs::read(dir.join("KRK.btb")).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x40;
+    std::fs::write(dir.join("KRK.btb"), bytes).unwrap();
+    let config = bastion_web::Config { tb_dir: Some(dir.clone()), ..bastion_web::Config::default() };
+    let app = bastion_web::router(bastion_web::AppState::new(config).unwrap());
+
+    let (s, v) = call(&app, "GET", "/api/info", None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["features"]["tablebase_endings"], json!(["KQK"]), "{v}");
+    assert_eq!(v["features"]["tablebase_corrupt"][0]["ending"], "KRK", "{v}");
+
+    let (s, v) = post(&app, "/api/tb/probe", json!({ "fen": "8/8/8/4k3/8/8/8/4K2R w - - 0 1" })).await;
+    assert_error(s, &v, StatusCode::SERVICE_UNAVAILABLE);
+    let msg = v["error"].as_str().unwrap();
+    assert_eq!(msg.matches("corrupt").count(), 1, "{msg}");
+    assert_eq!(msg.matches("KRK.btb").count(), 1, "{msg}");
+    assert!(!msg.contains(&*dir.to_string_lossy()), "the server's directory is not shown: {msg}");
+    // The sound table still answers.
+    let (s, v) = post(&app, "/api/tb/probe", json!({ "fen": "8/8/8/4k3/8/8/8/4K2Q w - - 0 1" })).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+}
+
+#[tokio::test]
 async fn fortress_detector_reports_curves_and_verdict() {
     let app = app(2);
     // Bishop and wrong rook pawn: a classic fortress-like draw, shallow here to stay quick.

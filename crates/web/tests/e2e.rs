@@ -82,8 +82,7 @@ async fn start_browser(driver: &Driver, profile: &str) -> Client {
 async fn start_server(max_jobs: usize) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let app = bastion_web::router(common::state(max_jobs));
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    tokio::spawn(bastion_web::serve_on(listener, common::state(max_jobs), std::future::pending()));
     format!("http://{addr}")
 }
 
@@ -309,6 +308,25 @@ async fn walkthrough(c: &Client, base: &str) {
     shot(c, "06-analysis").await;
     click(c, "an-stop").await;
     wait_for(c, "document.getElementById('an-info').textContent === 'stopped'", "analysis stopped", 5).await;
+
+    // The forms carry the server's limits, and each refusal shows the server's own words.
+    let info = js(c, "return fetch('/api/info').then((r) => r.json())").await;
+    let threads = info["limits"]["threads"][1].as_u64().unwrap();
+    assert_eq!(js(c, "return document.getElementById('an-threads').max").await, json!(threads.to_string()));
+    assert_eq!(js(c, "return document.getElementById('fo-depth').min").await, json!("2"));
+    assert_eq!(js(c, "return document.getElementById('fo-depth').max").await, json!("30"));
+    js(c, &format!("document.getElementById('an-threads').value = {}; return 1", threads + 1)).await;
+    click(c, "an-start").await;
+    wait_for(c, "document.querySelector('#an-info .err') && /threads must be 1\\.\\.=/.test(document.getElementById('an-info').textContent)", "threads refused", 10).await;
+    js(c, "document.getElementById('an-threads').value = 1; return 1").await;
+    load_fen(c, "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3").await;
+    click(c, "an-start").await;
+    wait_for(c, "document.querySelector('#an-info .err') && document.getElementById('an-info').textContent.includes('checkmated')", "mated position refused", 10).await;
+    shot(c, "06b-analysis-error").await;
+    js(c, "document.getElementById('fen').value = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1'; return 1")
+        .await;
+    click(c, "fen-load").await;
+    wait_for(c, "document.getElementById('status').className === 'err' && document.getElementById('status').textContent.includes('bad FEN')", "bad FEN refused", 10).await;
 
     // Mate solver: a mate in two, all keys.
     load_fen(c, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").await;

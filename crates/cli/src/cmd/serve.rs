@@ -24,6 +24,10 @@ pub struct ServeArgs {
     /// Jobs (searches, solves) that may run at once.
     #[arg(long)]
     pub max_jobs: Option<usize>,
+    /// A host name (or IP address) the server answers to besides loopback and
+    /// `localhost`, e.g. its LAN name when bound with `--host 0.0.0.0`; repeatable.
+    #[arg(long = "allow-host", value_name = "NAME")]
+    pub allow_host: Vec<String>,
 }
 
 /// Runs the server until Ctrl-C.
@@ -38,8 +42,13 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     // The fortress detector drives a UCI engine process: this very binary, as `bastion uci`.
     let exe = std::env::current_exe().context("cannot locate the bastion binary for the fortress engine")?;
     let uci_engine = Some(vec![exe.to_string_lossy().into_owned(), "uci".to_string()]);
-    let mut config =
-        bastion_web::Config { data_dir: args.data_dir, tb_dir: args.tb_dir, uci_engine, ..Default::default() };
+    let mut config = bastion_web::Config {
+        data_dir: args.data_dir,
+        tb_dir: args.tb_dir,
+        uci_engine,
+        allowed_hosts: args.allow_host,
+        ..Default::default()
+    };
     if let Some(n) = args.max_jobs {
         anyhow::ensure!((1..=64).contains(&n), "--max-jobs must be 1..=64");
         config.caps.max_jobs = n;

@@ -1,0 +1,201 @@
+//! Request guards through the router (tower `oneshot`): the Host check, the
+//! cross-origin check on work-starting routes, method errors and one rule for limits.
+
+mod common;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+fn app() -> axum::Router {
+    bastion_web::router(common::state(2))
+}
+
+/// Sends a request with the given headers; answers the status and the JSON body.
+async fn send(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    headers: &[(&str, &str)],
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(uri);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    let body = match body {
+        Some(v) => {
+            req = req.header("content-type", "application/json");
+            Body::from(v.to_string())
+        }
+        None => Body::empty(),
+    };
+    let resp = app.clone().oneshot(req.body(body).unwrap()).await.unwrap();
+    let status = resp.status();
+    // Event streams are not read to their end: only the status matters for them.
+    if resp.headers().get("content-type").is_some_and(|c| c.as_bytes().starts_with(b"text/event-stream")) {
+        return (status, json!({ "stream": true }));
+    }
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    let v = serde_json::from_slice(&bytes).unwrap_or_else(|_| json!({ "raw": String::from_utf8_lossy(&bytes) }));
+    (status, v)
+}
+
+fn assert_json_error(status: StatusCode, v: &Value, want: StatusCode) {
+    assert_eq!(status, want, "{v}");
+    assert!(v["error"].as_str().is_some_and(|s| !s.is_empty()), "no JSON error in {v}");
+}
+
+#[tokio::test]
+async fn host_header_names_only_this_machine() {
+    let app = app();
+    for host in ["127.0.0.1:8080", "127.0.0.1", "localhost:8080", "LOCALHOST", "[::1]:8080", "[::1]", "127.1.2.3:80"] {
+        let (s, v) = send(&app, "GET", "/api/info", &[("host", host)], None).await;
+        assert_eq!(s, StatusCode::OK, "{host}: {v}");
+    }
+    for host in [
+        "127.0.0.1.evil.example",
+        "127.evil.example",
+        "127.0.0.1:1@evil.example",
+        "127.0.0.1.evil.example:8080",
+        "evil.example",
+        "localhost.evil.example",
+        "[::1].evil.example",
+        "[::2]:80",
+        "10.0.0.1",
+        "127.0.0.1:",
+        "127.0.0.1:99999",
+        "127.0.0.1:80:80",
+        "",
+    ] {
+        let (s, v) = send(&app, "GET", "/api/info", &[("host", host)], None).await;
+        assert_json_error(s, &v, StatusCode::FORBIDDEN);
+    }
+}
+
+#[tokio::test]
+async fn allow_listed_names_are_accepted() {
+    let mut config = common::config(2);
+    config.allowed_hosts = vec!["chess.lan".to_string()];
+    let app = bastion_web::router(bastion_web::AppState::new(config).unwrap());
+    let (s, _) = send(&app, "GET", "/api/info", &[("host", "Chess.LAN:8080")], None).await;
+    assert_eq!(s, StatusCode::OK);
+    let (s, v) = send(&app, "GET", "/api/info", &[("host", "chess.lan.evil.example")], None).await;
+    assert_json_error(s, &v, StatusCode::FORBIDDEN);
+}
+
+#[tokio::test]
+async fn cross_site_requests_cannot_start_work() {
+    let app = app();
+    let uri = "/api/analyse?fen=startpos&depth=1";
+    let host = ("host", "127.0.0.1:8080");
+    for extra in [
+        [("origin", "https://evil.example")],
+        [("sec-fetch-site", "cross-site")],
+        [("origin", "null")],
+        [("origin", "http://127.0.0.1.evil.example:8080")],
+    ] {
+        let headers = [host, extra[0]];
+        let (s, v) = send(&app, "GET", uri, &headers, None).await;
+        assert_json_error(s, &v, StatusCode::FORBIDDEN);
+    }
+    // The page itself (same origin), a typed address and scripts without a browser still work.
+    for extra in [
+        vec![("origin", "http://127.0.0.1:8080"), ("sec-fetch-site", "same-origin")],
+        vec![("sec-fetch-site", "none")],
+        vec![],
+    ] {
+        let mut headers = vec![host];
+        headers.extend(extra);
+        let (s, v) = send(&app, "GET", uri, &headers, None).await;
+        assert_eq!(s, StatusCode::OK, "{headers:?}: {v}");
+    }
+    // A POST job from another site is refused too, even with a JSON body.
+    let body = json!({ "fen": "startpos", "depth": 1 });
+    let (s, v) =
+        send(&app, "POST", "/api/engine/bestmove", &[host, ("origin", "https://evil.example")], Some(body)).await;
+    assert_json_error(s, &v, StatusCode::FORBIDDEN);
+    // A form post (no JSON content type) never reaches a job.
+    let req = Request::builder()
+        .method("POST")
+        .uri("/api/engine/bestmove")
+        .header("host", "127.0.0.1:8080")
+        .header("content-type", "text/plain")
+        .body(Body::from("{\"fen\":\"startpos\"}"))
+        .unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::UNSUPPORTED_MEDIA_TYPE);
+}
+
+#[tokio::test]
+async fn wrong_method_answers_405_with_json() {
+    let app = app();
+    let host = [("host", "127.0.0.1:8080")];
+    for uri in ["/api/engine/bestmove", "/api/solve", "/api/legal", "/api/tb/probe"] {
+        let (s, v) = send(&app, "GET", uri, &host, None).await;
+        assert_json_error(s, &v, StatusCode::METHOD_NOT_ALLOWED);
+        assert!(v["error"].as_str().unwrap().contains("POST"), "{v}");
+    }
+    let (s, v) = send(&app, "POST", "/api/analyse", &host, Some(json!({}))).await;
+    assert_json_error(s, &v, StatusCode::METHOD_NOT_ALLOWED);
+}
+
+#[tokio::test]
+async fn movetime_out_of_range_is_refused_alike() {
+    let app = app();
+    let host = [("host", "127.0.0.1:8080")];
+    let caps = bastion_web::Caps::default();
+    for ms in [0, caps.max_movetime_ms + 1] {
+        let (s, v) =
+            send(&app, "POST", "/api/engine/bestmove", &host, Some(json!({ "fen": "startpos", "movetime": ms }))).await;
+        assert_json_error(s, &v, StatusCode::BAD_REQUEST);
+    }
+    for ms in [0, caps.max_analysis_ms + 1] {
+        let (s, v) = send(&app, "GET", &format!("/api/analyse?fen=startpos&movetime={ms}"), &host, None).await;
+        assert_json_error(s, &v, StatusCode::BAD_REQUEST);
+        assert!(v["error"].as_str().unwrap().contains("movetime"), "{v}");
+    }
+}
+
+#[tokio::test]
+async fn errors_say_what_is_wrong() {
+    let app = app();
+    let host = [("host", "127.0.0.1:8080")];
+    let mated = "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+    let stalemate = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+    let threads = bastion_web::Caps::default().max_threads + 1;
+    let cases = [
+        (format!("fen={mated}"), "checkmate"),
+        (format!("fen={stalemate}"), "stalemate"),
+        (format!("fen=startpos&threads={threads}"), "threads"),
+        ("fen=rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1".to_string(), "bad FEN"),
+    ];
+    for (query, want) in &cases {
+        let q = query.replace(' ', "%20").replace('/', "%2F");
+        let (s, v) = send(&app, "GET", &format!("/api/analyse?{q}"), &host, None).await;
+        assert_json_error(s, &v, StatusCode::BAD_REQUEST);
+        assert!(v["error"].as_str().unwrap().contains(want), "{query}: {v}");
+    }
+    let (s, v) = send(&app, "POST", "/api/engine/bestmove", &host, Some(json!({ "fen": mated }))).await;
+    assert_json_error(s, &v, StatusCode::BAD_REQUEST);
+    assert!(v["error"].as_str().unwrap().contains("checkmate"), "{v}");
+}
+
+#[tokio::test]
+async fn info_exposes_every_form_limit() {
+    let app = app();
+    let (s, v) = send(&app, "GET", "/api/info", &[("host", "127.0.0.1:8080")], None).await;
+    assert_eq!(s, StatusCode::OK);
+    let caps = bastion_web::Caps::default();
+    let limits = &v["limits"];
+    assert_eq!(limits["threads"], json!([1, caps.max_threads]), "{v}");
+    assert_eq!(limits["multipv"], json!([1, caps.max_multipv]));
+    assert_eq!(limits["movetime_ms"], json!([1, caps.max_movetime_ms]));
+    assert_eq!(limits["depth"], json!([1, caps.max_depth]));
+    assert_eq!(limits["fortress_depth"], json!([2, 30]));
+    assert_eq!(limits["fortress_moves"], json!([1, 8]));
+    assert_eq!(limits["solve_moves"], json!([1, caps.max_solve_moves]));
+    assert_eq!(limits["progressive_ms"], json!([1, 30_000]));
+}
