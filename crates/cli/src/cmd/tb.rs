@@ -5,9 +5,10 @@ use bastion_core::Position;
 use bastion_tablebase::driver::{self, build, peak_rss_bytes, progress_bar, BuildRecord, Loader};
 use bastion_tablebase::format::{file_name, TableFile};
 use bastion_tablebase::report::{GenReport, ProbeError, ProbeReport};
+use bastion_tablebase::syzygy::report::SyzygyReport;
+use bastion_tablebase::syzygy::verify::verify_directory as syzygy_verify_dir;
 use bastion_tablebase::{stats, verify, Bitbase, Material, SyzygyProber, Tablebases};
 use clap::{Args, Subcommand};
-use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `bastion tb`.
@@ -93,10 +94,15 @@ struct EndingArgs {
 #[derive(Args, Debug)]
 struct SyzygyArgs {
     /// Position in FEN.
-    fen: String,
+    #[arg(required_unless_present = "verify")]
+    fen: Option<String>,
     /// Directory with Syzygy `.rtbw`/`.rtbz` files.
     #[arg(long)]
     path: PathBuf,
+    /// Check every table file in --path (contents against its checksum, checksum against
+    /// the published one) instead of probing.
+    #[arg(long, conflicts_with = "fen")]
+    verify: bool,
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
@@ -272,28 +278,41 @@ fn bitbase_cmd(a: EndingArgs) -> Result<()> {
 }
 
 fn syzygy_cmd(a: SyzygyArgs) -> Result<()> {
-    let pos = Position::from_fen(&a.fen).with_context(|| format!("bad FEN {:?}", a.fen))?;
+    if a.verify {
+        return syzygy_verify(&a.path, a.json);
+    }
+    let fen = a.fen.as_deref().unwrap_or_default();
+    let pos = Position::from_fen(fen).with_context(|| format!("bad FEN {fen:?}"))?;
     let (p, files) = SyzygyProber::open(&a.path)?;
     if files == 0 {
-        bail!("no Syzygy files in {}", a.path.display());
+        bail!("no Syzygy files (*.rtbw, *.rtbz) in {}", a.path.display());
     }
-    let wdl = p.probe_wdl(&pos)?;
-    let dtz = p.probe_dtz(&pos).ok();
+    let report = SyzygyReport::probe(&p, &pos)?;
     if a.json {
-        #[derive(Serialize)]
-        struct Out {
-            fen: String,
-            wdl: &'static str,
-            dtz: Option<i32>,
-            dtz_rounded: Option<bool>,
-        }
-        let o = Out { fen: pos.fen(), wdl: wdl.name(), dtz: dtz.map(|d| d.0), dtz_rounded: dtz.map(|d| d.1) };
-        println!("{}", serde_json::to_string_pretty(&o)?);
+        println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        println!("WDL {wdl:?}");
-        if let Some((d, r)) = dtz {
-            println!("DTZ {d}{}", if r { " (rounded)" } else { "" });
-        }
+        print!("{}", report.to_text());
+    }
+    Ok(())
+}
+
+fn syzygy_verify(dir: &Path, json: bool) -> Result<()> {
+    let checks = syzygy_verify_dir(dir).with_context(|| format!("reading {}", dir.display()))?;
+    if checks.is_empty() {
+        bail!("no Syzygy files (*.rtbw, *.rtbz) in {}", dir.display());
+    }
+    let bad = checks.iter().filter(|c| c.status.is_bad()).count();
+    if json {
+        println!("{}", serde_json::to_string_pretty(&checks)?);
+    } else {
+        checks.iter().for_each(|c| println!("{}", c.to_line()));
+        println!(
+            "{} files, {bad} bad (contents hashed, stored checksums compared with the published ones)",
+            checks.len()
+        );
+    }
+    if bad > 0 {
+        bail!("{bad} Syzygy file(s) in {} failed the check", dir.display());
     }
     Ok(())
 }
