@@ -55,7 +55,7 @@ pub fn parse_labelled(text: &str) -> Result<Vec<LabelledPosition>, FortressError
 
 /// Reads and parses a labelled set file.
 pub fn read_labelled(path: &Path) -> Result<Vec<LabelledPosition>, FortressError> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| FortressError::Io { path: path.display().to_string(), source: e })?;
+    let text = bastion_core::io::read_to_string_bounded(path, bastion_core::io::TEXT_LIMIT)
+        .map_err(|e| FortressError::Io { path: path.display().to_string(), source: e.into_io() })?;
     parse_labelled(&text)
 }

@@ -192,7 +192,10 @@ fn run_suite(path: &Path, args: &FortressArgs, config: &Config) -> Result<()> {
     let config = suite_config(config);
     let mut rows: Vec<SuiteRow> = Vec::new();
     if let Some(out) = args.out.as_ref().filter(|out| out.exists()) {
-        rows = parse_resume(&std::fs::read_to_string(out).with_context(|| format!("reading {}", out.display()))?);
+        let text = bastion_core::io::read_to_string_bounded(out, bastion_core::io::TEXT_LIMIT)
+            .map_err(bastion_core::io::BoundedReadError::into_io)
+            .with_context(|| format!("reading {}", out.display()))?;
+        rows = parse_resume(&text);
     }
     let todo = remaining(&set, &rows);
     let mut engine = start_engine(args)?;

@@ -77,7 +77,10 @@ fn position_from(fen: &str, series: Option<u32>, rules: Rules) -> Result<SeriesP
 }
 
 fn read(path: &str) -> Result<String> {
-    std::fs::read_to_string(path).with_context(|| format!("reading {path}"))
+    use bastion_core::io::{read_to_string_bounded, BoundedReadError, TEXT_LIMIT};
+    read_to_string_bounded(std::path::Path::new(path), TEXT_LIMIT)
+        .map_err(BoundedReadError::into_io)
+        .with_context(|| format!("reading {path}"))
 }
 
 #[derive(Args, Debug)]

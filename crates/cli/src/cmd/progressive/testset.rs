@@ -61,7 +61,16 @@ pub(super) fn run_gen(a: GenArgs) -> Result<()> {
         random_opening: a.random_opening,
         noise: a.noise,
     };
-    let existing = std::fs::read_to_string(&a.file).unwrap_or_default();
+    // A file that does not exist yet starts empty; any other read failure is an error, so
+    // that a resumed run never appends to a file it could not read.
+    let path = std::path::Path::new(&a.file);
+    let existing = if path.exists() {
+        bastion_core::io::read_to_string_bounded(path, bastion_core::io::TEXT_LIMIT)
+            .map_err(bastion_core::io::BoundedReadError::into_io)
+            .with_context(|| format!("reading {}", a.file))?
+    } else {
+        String::new()
+    };
     let cases = testset::load(&existing, Rules::Italian).with_context(|| format!("reading {}", a.file))?;
     let mut file = std::fs::OpenOptions::new().create(true).append(true).open(&a.file)?;
     let seed = testset::resume_seed(cases.len(), existing.len());
