@@ -84,8 +84,12 @@ impl BenchResult {
 }
 
 /// Runs the bench at `depth` with `hash_mb` of hash; `progress` gets (index, fen, nodes).
-pub fn run(depth: i32, hash_mb: usize, progress: &mut dyn FnMut(usize, &str, u64)) -> BenchResult {
-    let mut engine = Engine::new(EngineOptions { hash_mb, threads: 1, ..EngineOptions::default() });
+/// A hash size that cannot be allocated is an error, not an abort.
+pub fn run(depth: i32, hash_mb: usize, progress: &mut dyn FnMut(usize, &str, u64)) -> Result<BenchResult, String> {
+    let opts = EngineOptions { threads: 1, ..EngineOptions::default() };
+    // Start small and resize: `set_options` allocates fallibly, `Engine::new` does not.
+    let mut engine = Engine::new(EngineOptions { hash_mb: 1, ..opts.clone() });
+    engine.set_options(EngineOptions { hash_mb, ..opts })?;
     let start = Instant::now();
     let mut total = 0;
     for (i, fen) in POSITIONS.iter().enumerate() {
@@ -95,7 +99,7 @@ pub fn run(depth: i32, hash_mb: usize, progress: &mut dyn FnMut(usize, &str, u64
         total += r.nodes;
         progress(i, fen, r.nodes);
     }
-    BenchResult { nodes: total, time_ms: start.elapsed().as_millis() as u64, positions: POSITIONS.len() }
+    Ok(BenchResult { nodes: total, time_ms: start.elapsed().as_millis() as u64, positions: POSITIONS.len() })
 }
 
 #[cfg(test)]
@@ -108,9 +112,15 @@ mod tests {
             assert!(Position::from_fen(f).is_ok(), "{f}");
         }
         assert!(POSITIONS.len() >= 50);
-        let a = run(4, 4, &mut |_, _, _| {});
-        let b = run(4, 4, &mut |_, _, _| {});
+        let a = run(4, 4, &mut |_, _, _| {}).unwrap();
+        let b = run(4, 4, &mut |_, _, _| {}).unwrap();
         assert_eq!(a.nodes, b.nodes);
         assert!(a.nodes > 1000);
+    }
+
+    #[test]
+    fn a_hash_that_cannot_be_allocated_is_an_error() {
+        let e = run(1, usize::MAX / (1 << 21), &mut |_, _, _| {}).unwrap_err();
+        assert!(e.contains("cannot allocate"), "{e}");
     }
 }

@@ -44,7 +44,8 @@ pub fn run(args: BenchArgs) -> Result<()> {
         if verbose {
             println!("{:>3} {:>10} {fen}", i + 1, nodes);
         }
-    });
+    })
+    .map_err(anyhow::Error::msg)?;
     if args.json {
         let rep = Report { depth, positions: r.positions, nodes: r.nodes, time_ms: r.time_ms, nps: r.nps() };
         println!("{}", serde_json::to_string(&rep)?);
