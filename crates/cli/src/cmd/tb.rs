@@ -5,11 +5,12 @@ use bastion_core::Position;
 use bastion_tablebase::driver::{self, build, peak_rss_bytes, progress_bar, BuildRecord, Loader};
 use bastion_tablebase::format::{file_name, TableFile};
 use bastion_tablebase::report::{GenReport, ProbeError, ProbeReport};
-use bastion_tablebase::syzygy::report::SyzygyReport;
-use bastion_tablebase::syzygy::verify::verify_directory as syzygy_verify_dir;
-use bastion_tablebase::{stats, verify, Bitbase, Material, SyzygyProber, Tablebases};
+use bastion_tablebase::{stats, verify, Bitbase, Material, Tablebases};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
+
+mod syzygy;
+use syzygy::SyzygyArgs;
 
 /// Arguments of `bastion tb`.
 #[derive(Args, Debug)]
@@ -91,23 +92,6 @@ struct EndingArgs {
     json: bool,
 }
 
-#[derive(Args, Debug)]
-struct SyzygyArgs {
-    /// Position in FEN.
-    #[arg(required_unless_present = "verify")]
-    fen: Option<String>,
-    /// Directory with Syzygy `.rtbw`/`.rtbz` files.
-    #[arg(long)]
-    path: PathBuf,
-    /// Check every table file in --path (contents against its checksum, checksum against
-    /// the published one) instead of probing.
-    #[arg(long, conflicts_with = "fen")]
-    verify: bool,
-    /// Print one JSON document instead of text.
-    #[arg(long)]
-    json: bool,
-}
-
 /// Runs the subcommand.
 pub fn run(args: TbArgs) -> Result<()> {
     match args.command {
@@ -116,7 +100,7 @@ pub fn run(args: TbArgs) -> Result<()> {
         TbCommand::Stats(a) => with_threads(a.threads, || stats_cmd(a)),
         TbCommand::Verify(a) => with_threads(a.ending.threads, || verify_cmd(a)),
         TbCommand::Bitbase(a) => bitbase_cmd(a),
-        TbCommand::Syzygy(a) => syzygy_cmd(a),
+        TbCommand::Syzygy(a) => syzygy::run(a),
     }
 }
 
@@ -273,46 +257,6 @@ fn bitbase_cmd(a: EndingArgs) -> Result<()> {
     }
     if a.json {
         println!("{}", serde_json::to_string_pretty(&out)?);
-    }
-    Ok(())
-}
-
-fn syzygy_cmd(a: SyzygyArgs) -> Result<()> {
-    if a.verify {
-        return syzygy_verify(&a.path, a.json);
-    }
-    let fen = a.fen.as_deref().unwrap_or_default();
-    let pos = Position::from_fen(fen).with_context(|| format!("bad FEN {fen:?}"))?;
-    let (p, files) = SyzygyProber::open(&a.path)?;
-    if files == 0 {
-        bail!("no Syzygy files (*.rtbw, *.rtbz) in {}", a.path.display());
-    }
-    let report = SyzygyReport::probe(&p, &pos)?;
-    if a.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        print!("{}", report.to_text());
-    }
-    Ok(())
-}
-
-fn syzygy_verify(dir: &Path, json: bool) -> Result<()> {
-    let checks = syzygy_verify_dir(dir).with_context(|| format!("reading {}", dir.display()))?;
-    if checks.is_empty() {
-        bail!("no Syzygy files (*.rtbw, *.rtbz) in {}", dir.display());
-    }
-    let bad = checks.iter().filter(|c| c.status.is_bad()).count();
-    if json {
-        println!("{}", serde_json::to_string_pretty(&checks)?);
-    } else {
-        checks.iter().for_each(|c| println!("{}", c.to_line()));
-        println!(
-            "{} files, {bad} bad (contents hashed, stored checksums compared with the published ones)",
-            checks.len()
-        );
-    }
-    if bad > 0 {
-        bail!("{bad} Syzygy file(s) in {} failed the check", dir.display());
     }
     Ok(())
 }
