@@ -20,6 +20,7 @@ pub mod bitboard;
 pub mod castling;
 pub mod check_info;
 pub mod color;
+pub mod duration;
 pub mod epd;
 pub mod error;
 pub mod fen;

@@ -1,40 +1,11 @@
-//! Durations as people type them on a command line or in a player option:
-//! `2`, `2s`, `0.5`, `500ms`.
+//! Player times as people type them (`2`, `2s`, `0.5`, `500ms`): core's duration
+//! reader with the Progressive crate's error type.
 
 use crate::error::ProgressiveError;
 use std::time::Duration;
 
-/// Reads a duration in seconds (`2`, `2s`, `0.5`) or milliseconds (`500ms`);
-/// negative, non-finite and absurdly long (≥ 10⁶ s) values are rejected.
+/// Reads a duration in seconds (`2`, `2s`, `0.5`) or milliseconds (`500ms`) with
+/// [`bastion_core::duration::parse_duration`]; errors become [`ProgressiveError::BadOption`].
 pub fn parse_duration(s: &str) -> Result<Duration, ProgressiveError> {
-    let s = s.trim();
-    let (num, scale) = if let Some(v) = s.strip_suffix("ms") {
-        (v, 0.001)
-    } else if let Some(v) = s.strip_suffix('s') {
-        (v, 1.0)
-    } else {
-        (s, 1.0)
-    };
-    let v: f64 =
-        num.trim().parse().map_err(|_| ProgressiveError::BadOption(format!("bad time {s:?} (e.g. 2, 2s, 500ms)")))?;
-    if !(v.is_finite() && v >= 0.0 && v * scale < 1e6) {
-        return Err(ProgressiveError::BadOption(format!("bad time {s:?}")));
-    }
-    Ok(Duration::from_secs_f64(v * scale))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reads_seconds_and_milliseconds() {
-        assert_eq!(parse_duration("2").unwrap(), Duration::from_secs(2));
-        assert_eq!(parse_duration(" 2s ").unwrap(), Duration::from_secs(2));
-        assert_eq!(parse_duration("500ms").unwrap(), Duration::from_millis(500));
-        assert_eq!(parse_duration("0.25").unwrap(), Duration::from_millis(250));
-        for bad in ["", "x", "-1", "1e9", "inf", "NaN", "5x"] {
-            assert!(parse_duration(bad).is_err(), "{bad}");
-        }
-    }
+    bastion_core::duration::parse_duration(s).map_err(|e| ProgressiveError::BadOption(e.to_string()))
 }

@@ -50,21 +50,14 @@ pub struct EpdArgs {
     json: bool,
 }
 
-/// Reads `1s`, `250ms`, `2.5s`, `3` (seconds).
+/// Reads `1s`, `250ms`, `2.5s`, `3` (seconds) with core's duration reader; a time per
+/// position must also be positive and at most a day.
 fn parse_duration(text: &str) -> Result<Duration> {
-    let t = text.trim();
-    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
-        (n, 0.001)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1.0)
-    } else {
-        (t, 1.0)
-    };
-    let v: f64 = num.trim().parse().with_context(|| format!("bad time {text:?}; use e.g. 1s, 500ms or 2.5"))?;
-    if !v.is_finite() || v <= 0.0 || v * scale > 86_400.0 {
+    let d = bastion_core::duration::parse_duration(text)?;
+    if d.is_zero() || d > Duration::from_secs(86_400) {
         bail!("time {text:?} must be positive and under a day");
     }
-    Ok(Duration::from_secs_f64(v * scale))
+    Ok(d)
 }
 
 /// Runs the subcommand.
