@@ -83,16 +83,9 @@ fn read(path: &str) -> Result<String> {
         .with_context(|| format!("reading {path}"))
 }
 
+/// How the mate finder searches: the options `mate` and `bench-mates` share.
 #[derive(Args, Debug)]
-struct MateArgs {
-    /// Progressive FEN (7 fields) or plain FEN with --series.
-    fen: String,
-    /// Length of the series (required for a plain FEN; overrides the 7th field).
-    #[arg(long)]
-    series: Option<u32>,
-    /// Time limit (e.g. 10, 2s, 500ms).
-    #[arg(long, default_value = "10")]
-    time: String,
+struct MateSearchArgs {
     /// Mate heuristic: coverage (default), manhattan, figures, squares, baseline.
     #[arg(long, default_value = "coverage")]
     heuristic: String,
@@ -105,6 +98,33 @@ struct MateArgs {
     /// Leave out the king-pin term.
     #[arg(long)]
     no_pin: bool,
+}
+
+impl MateSearchArgs {
+    /// The mate finder's options with these choices and `time`.
+    fn options(&self, time: std::time::Duration) -> Result<MateOptions> {
+        Ok(MateOptions {
+            heuristic: self.heuristic.parse()?,
+            variant: self.variant.parse()?,
+            promotion: !self.no_promotion,
+            pin: !self.no_pin,
+            ..MateOptions::with_time(time)
+        })
+    }
+}
+
+#[derive(Args, Debug)]
+struct MateArgs {
+    /// Progressive FEN (7 fields) or plain FEN with --series.
+    fen: String,
+    /// Length of the series (required for a plain FEN; overrides the 7th field).
+    #[arg(long)]
+    series: Option<u32>,
+    /// Time limit (e.g. 10, 2s, 500ms).
+    #[arg(long, default_value = "10")]
+    time: String,
+    #[command(flatten)]
+    search: MateSearchArgs,
     /// Search every series: finds a mate or proves there is none (within --time).
     #[arg(long)]
     exhaustive: bool,
@@ -139,13 +159,7 @@ fn run_mate(a: MateArgs) -> Result<()> {
     let (r, method) = if a.exhaustive {
         (exhaustive_mate(&pos, time, None), "exhaustive".to_string())
     } else {
-        let opts = MateOptions {
-            heuristic: a.heuristic.parse()?,
-            variant: a.variant.parse()?,
-            promotion: !a.no_promotion,
-            pin: !a.no_pin,
-            ..MateOptions::with_time(time)
-        };
+        let opts = a.search.options(time)?;
         let m = format!("{:?}/{:?}", opts.heuristic, opts.variant);
         (find_mate(&pos, &opts), m)
     };

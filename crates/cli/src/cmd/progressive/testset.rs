@@ -1,7 +1,7 @@
 //! `bastion progressive gen-mates` and `bench-mates`: the mate test set,
 //! collected from self-play games and timed per series length.
 
-use super::{read, time_arg};
+use super::{read, time_arg, MateSearchArgs};
 use anyhow::{Context, Result};
 use bastion_progressive::bench::{calibrate, run_mates, MateBench};
 use bastion_progressive::testset::{self, GenerateConfig};
@@ -94,18 +94,8 @@ pub(super) struct BenchArgs {
     /// Time limit per position.
     #[arg(long, default_value = "10")]
     time: String,
-    /// Mate heuristic.
-    #[arg(long, default_value = "coverage")]
-    heuristic: String,
-    /// A* variant: astar or best-first.
-    #[arg(long, default_value = "astar")]
-    variant: String,
-    /// Leave out the promotion term.
-    #[arg(long)]
-    no_promotion: bool,
-    /// Leave out the king-pin term.
-    #[arg(long)]
-    no_pin: bool,
+    #[command(flatten)]
+    search: MateSearchArgs,
     /// Only the first N positions of each series length.
     #[arg(long)]
     per_length: Option<usize>,
@@ -132,14 +122,7 @@ pub(super) fn run_bench(a: BenchArgs) -> Result<()> {
         }
         return Ok(());
     }
-    let opts = MateOptions {
-        heuristic: a.heuristic.parse()?,
-        variant: a.variant.parse()?,
-        promotion: !a.no_promotion,
-        pin: !a.no_pin,
-        g_per_move: a.g,
-        ..MateOptions::with_time(time_arg(&a.time)?)
-    };
+    let opts = MateOptions { g_per_move: a.g, ..a.search.options(time_arg(&a.time)?)? };
     let b = run_mates(&cases, &opts, &mut |done, total, elapsed| {
         eprintln!("{done}/{total} [{:.0}s]", elapsed.as_secs_f64());
     })?;
