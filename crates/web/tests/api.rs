@@ -9,20 +9,9 @@ use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
+/// Sends a request from this machine (`Host: 127.0.0.1:8080`), with a JSON body if any.
 async fn call(app: &axum::Router, method: &str, uri: &str, body: Option<Value>) -> (StatusCode, Value) {
-    let mut req = Request::builder().method(method).uri(uri).header("host", "127.0.0.1:8080");
-    let body = match body {
-        Some(v) => {
-            req = req.header("content-type", "application/json");
-            Body::from(v.to_string())
-        }
-        None => Body::empty(),
-    };
-    let resp = app.clone().oneshot(req.body(body).unwrap()).await.unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    let v = serde_json::from_slice(&bytes).unwrap_or_else(|_| json!({ "raw": String::from_utf8_lossy(&bytes) }));
-    (status, v)
+    common::send(app, method, uri, &[("host", "127.0.0.1:8080")], body).await
 }
 
 async fn post(app: &axum::Router, uri: &str, body: Value) -> (StatusCode, Value) {

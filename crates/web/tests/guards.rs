@@ -5,42 +5,11 @@ mod common;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
-use http_body_util::BodyExt;
 use serde_json::{json, Value};
 use tower::ServiceExt;
 
 fn app() -> axum::Router {
     bastion_web::router(common::state(2))
-}
-
-/// Sends a request with the given headers; answers the status and the JSON body.
-async fn send(
-    app: &axum::Router,
-    method: &str,
-    uri: &str,
-    headers: &[(&str, &str)],
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let mut req = Request::builder().method(method).uri(uri);
-    for (k, v) in headers {
-        req = req.header(*k, *v);
-    }
-    let body = match body {
-        Some(v) => {
-            req = req.header("content-type", "application/json");
-            Body::from(v.to_string())
-        }
-        None => Body::empty(),
-    };
-    let resp = app.clone().oneshot(req.body(body).unwrap()).await.unwrap();
-    let status = resp.status();
-    // Event streams are not read to their end: only the status matters for them.
-    if resp.headers().get("content-type").is_some_and(|c| c.as_bytes().starts_with(b"text/event-stream")) {
-        return (status, json!({ "stream": true }));
-    }
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    let v = serde_json::from_slice(&bytes).unwrap_or_else(|_| json!({ "raw": String::from_utf8_lossy(&bytes) }));
-    (status, v)
 }
 
 fn assert_json_error(status: StatusCode, v: &Value, want: StatusCode) {
@@ -52,7 +21,7 @@ fn assert_json_error(status: StatusCode, v: &Value, want: StatusCode) {
 async fn host_header_names_only_this_machine() {
     let app = app();
     for host in ["127.0.0.1:8080", "127.0.0.1", "localhost:8080", "LOCALHOST", "[::1]:8080", "[::1]", "127.1.2.3:80"] {
-        let (s, v) = send(&app, "GET", "/api/info", &[("host", host)], None).await;
+        let (s, v) = common::send(&app, "GET", "/api/info", &[("host", host)], None).await;
         assert_eq!(s, StatusCode::OK, "{host}: {v}");
     }
     for host in [
@@ -70,7 +39,7 @@ async fn host_header_names_only_this_machine() {
         "127.0.0.1:80:80",
         "",
     ] {
-        let (s, v) = send(&app, "GET", "/api/info", &[("host", host)], None).await;
+        let (s, v) = common::send(&app, "GET", "/api/info", &[("host", host)], None).await;
         assert_json_error(s, &v, StatusCode::FORBIDDEN);
     }
 }
@@ -80,9 +49,9 @@ async fn allow_listed_names_are_accepted() {
     let mut config = common::config(2);
     config.allowed_hosts = vec!["chess.lan".to_string()];
     let app = bastion_web::router(bastion_web::AppState::new(config).unwrap());
-    let (s, _) = send(&app, "GET", "/api/info", &[("host", "Chess.LAN:8080")], None).await;
+    let (s, _) = common::send(&app, "GET", "/api/info", &[("host", "Chess.LAN:8080")], None).await;
     assert_eq!(s, StatusCode::OK);
-    let (s, v) = send(&app, "GET", "/api/info", &[("host", "chess.lan.evil.example")], None).await;
+    let (s, v) = common::send(&app, "GET", "/api/info", &[("host", "chess.lan.evil.example")], None).await;
     assert_json_error(s, &v, StatusCode::FORBIDDEN);
 }
 
@@ -98,7 +67,7 @@ async fn cross_site_requests_cannot_start_work() {
         [("origin", "http://127.0.0.1.evil.example:8080")],
     ] {
         let headers = [host, extra[0]];
-        let (s, v) = send(&app, "GET", uri, &headers, None).await;
+        let (s, v) = common::send(&app, "GET", uri, &headers, None).await;
         assert_json_error(s, &v, StatusCode::FORBIDDEN);
     }
     // The page itself (same origin), a typed address and scripts without a browser still work.
@@ -109,13 +78,14 @@ async fn cross_site_requests_cannot_start_work() {
     ] {
         let mut headers = vec![host];
         headers.extend(extra);
-        let (s, v) = send(&app, "GET", uri, &headers, None).await;
+        let (s, v) = common::send(&app, "GET", uri, &headers, None).await;
         assert_eq!(s, StatusCode::OK, "{headers:?}: {v}");
     }
     // A POST job from another site is refused too, even with a JSON body.
     let body = json!({ "fen": "startpos", "depth": 1 });
     let (s, v) =
-        send(&app, "POST", "/api/engine/bestmove", &[host, ("origin", "https://evil.example")], Some(body)).await;
+        common::send(&app, "POST", "/api/engine/bestmove", &[host, ("origin", "https://evil.example")], Some(body))
+            .await;
     assert_json_error(s, &v, StatusCode::FORBIDDEN);
     // A form post (no JSON content type) never reaches a job.
     let req = Request::builder()
@@ -134,11 +104,11 @@ async fn wrong_method_answers_405_with_json() {
     let app = app();
     let host = [("host", "127.0.0.1:8080")];
     for uri in ["/api/engine/bestmove", "/api/solve", "/api/legal", "/api/tb/probe"] {
-        let (s, v) = send(&app, "GET", uri, &host, None).await;
+        let (s, v) = common::send(&app, "GET", uri, &host, None).await;
         assert_json_error(s, &v, StatusCode::METHOD_NOT_ALLOWED);
         assert!(v["error"].as_str().unwrap().contains("POST"), "{v}");
     }
-    let (s, v) = send(&app, "POST", "/api/analyse", &host, Some(json!({}))).await;
+    let (s, v) = common::send(&app, "POST", "/api/analyse", &host, Some(json!({}))).await;
     assert_json_error(s, &v, StatusCode::METHOD_NOT_ALLOWED);
 }
 
@@ -148,12 +118,18 @@ async fn movetime_out_of_range_is_refused_alike() {
     let host = [("host", "127.0.0.1:8080")];
     let caps = bastion_web::Caps::default();
     for ms in [0, caps.max_movetime_ms + 1] {
-        let (s, v) =
-            send(&app, "POST", "/api/engine/bestmove", &host, Some(json!({ "fen": "startpos", "movetime": ms }))).await;
+        let (s, v) = common::send(
+            &app,
+            "POST",
+            "/api/engine/bestmove",
+            &host,
+            Some(json!({ "fen": "startpos", "movetime": ms })),
+        )
+        .await;
         assert_json_error(s, &v, StatusCode::BAD_REQUEST);
     }
     for ms in [0, caps.max_analysis_ms + 1] {
-        let (s, v) = send(&app, "GET", &format!("/api/analyse?fen=startpos&movetime={ms}"), &host, None).await;
+        let (s, v) = common::send(&app, "GET", &format!("/api/analyse?fen=startpos&movetime={ms}"), &host, None).await;
         assert_json_error(s, &v, StatusCode::BAD_REQUEST);
         assert!(v["error"].as_str().unwrap().contains("movetime"), "{v}");
     }
@@ -174,11 +150,11 @@ async fn errors_say_what_is_wrong() {
     ];
     for (query, want) in &cases {
         let q = query.replace(' ', "%20").replace('/', "%2F");
-        let (s, v) = send(&app, "GET", &format!("/api/analyse?{q}"), &host, None).await;
+        let (s, v) = common::send(&app, "GET", &format!("/api/analyse?{q}"), &host, None).await;
         assert_json_error(s, &v, StatusCode::BAD_REQUEST);
         assert!(v["error"].as_str().unwrap().contains(want), "{query}: {v}");
     }
-    let (s, v) = send(&app, "POST", "/api/engine/bestmove", &host, Some(json!({ "fen": mated }))).await;
+    let (s, v) = common::send(&app, "POST", "/api/engine/bestmove", &host, Some(json!({ "fen": mated }))).await;
     assert_json_error(s, &v, StatusCode::BAD_REQUEST);
     assert!(v["error"].as_str().unwrap().contains("checkmate"), "{v}");
 }
@@ -186,7 +162,7 @@ async fn errors_say_what_is_wrong() {
 #[tokio::test]
 async fn info_exposes_every_form_limit() {
     let app = app();
-    let (s, v) = send(&app, "GET", "/api/info", &[("host", "127.0.0.1:8080")], None).await;
+    let (s, v) = common::send(&app, "GET", "/api/info", &[("host", "127.0.0.1:8080")], None).await;
     assert_eq!(s, StatusCode::OK);
     let caps = bastion_web::Caps::default();
     let limits = &v["limits"];

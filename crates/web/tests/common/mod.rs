@@ -3,9 +3,14 @@
 
 #![allow(dead_code)]
 
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
 use bastion_web::{AppState, Caps, Config};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::sync::OnceLock;
+use tower::ServiceExt;
 
 /// A directory with the KQK and KRK DTM tables, generated once per test binary.
 pub fn tb_dir() -> PathBuf {
@@ -40,4 +45,34 @@ pub fn config(max_jobs: usize) -> Config {
 /// State for `config(max_jobs)`.
 pub fn state(max_jobs: usize) -> AppState {
     AppState::new(config(max_jobs)).unwrap()
+}
+
+/// Sends a request with the given headers; answers the status and the JSON body.
+pub async fn send(
+    app: &axum::Router,
+    method: &str,
+    uri: &str,
+    headers: &[(&str, &str)],
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder().method(method).uri(uri);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    let body = match body {
+        Some(v) => {
+            req = req.header("content-type", "application/json");
+            Body::from(v.to_string())
+        }
+        None => Body::empty(),
+    };
+    let resp = app.clone().oneshot(req.body(body).unwrap()).await.unwrap();
+    let status = resp.status();
+    // Event streams are not read to their end: only the status matters for them.
+    if resp.headers().get("content-type").is_some_and(|c| c.as_bytes().starts_with(b"text/event-stream")) {
+        return (status, json!({ "stream": true }));
+    }
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    let v = serde_json::from_slice(&bytes).unwrap_or_else(|_| json!({ "raw": String::from_utf8_lossy(&bytes) }));
+    (status, v)
 }
