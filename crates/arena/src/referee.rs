@@ -254,6 +254,8 @@ pub struct GameRecord {
     pub reason: String,
     /// When the game started (UTC, for the PGN Date tag).
     pub started: std::time::SystemTime,
+    /// White's and Black's time controls when an engine has its own (time odds).
+    pub time_controls: Option<[TimeControl; 2]>,
 }
 
 impl GameRecord {
@@ -267,7 +269,9 @@ impl GameRecord {
         }
     }
 
-    /// The game as a PGN record with the given Event/Site/Round and time control.
+    /// The game as a PGN record with the given Event/Site/Round and time control. At time
+    /// odds the sides' own controls are written as `WhiteTimeControl` and
+    /// `BlackTimeControl`, as cutechess-cli does, instead of `TimeControl`.
     pub fn to_pgn_game(&self, event: &str, site: &str, round: &str, tc: &TimeControl) -> PgnGame {
         let mut g = PgnGame::new(self.opening.start.clone());
         g.set_header("Event", event);
@@ -276,7 +280,14 @@ impl GameRecord {
         g.set_header("Round", round);
         g.set_header("White", self.white.clone());
         g.set_header("Black", self.black.clone());
-        g.set_header("TimeControl", tc.pgn_tag());
+        match self.time_controls {
+            Some([w, b]) if w != b => {
+                g.set_header("WhiteTimeControl", w.pgn_tag());
+                g.set_header("BlackTimeControl", b.pgn_tag());
+            }
+            Some([w, _]) => g.set_header("TimeControl", w.pgn_tag()),
+            None => g.set_header("TimeControl", tc.pgn_tag()),
+        }
         g.set_header("Termination", self.end.pgn_termination());
         g.set_header("TerminationDetails", self.reason.clone());
         if let Some(name) = &self.opening.name {
@@ -328,13 +339,16 @@ pub struct EngineConfig {
     pub book: Option<String>,
     /// Book moves are played only in the first this-many plies of a game.
     pub book_depth: usize,
+    /// This engine's own clock (`tc=2.5+0.025`, as in cutechess-cli), for matches at
+    /// time odds; `None`: the match's time control.
+    pub tc: Option<TimeControl>,
 }
 
 /// Default of [`EngineConfig::book_depth`], in plies.
 pub const DEFAULT_BOOK_DEPTH: usize = 20;
 
 impl EngineConfig {
-    /// Parses `name=A cmd=./engine dir=/x book=b.bin bookdepth=16 option.Hash=64 …`
+    /// Parses `name=A cmd=./engine dir=/x book=b.bin bookdepth=16 tc=2.5+0.025 option.Hash=64 …`
     /// (the `--engine` arguments of `bastion match`); `cmd` is required,
     /// `name` defaults to it.
     pub fn parse(words: &[String]) -> Result<EngineConfig, String> {
@@ -347,11 +361,12 @@ impl EngineConfig {
                 "dir" => cfg.dir = Some(v.to_string()),
                 "book" => cfg.book = Some(v.to_string()),
                 "bookdepth" => cfg.book_depth = v.parse().map_err(|_| format!("bookdepth={v:?} is not a number"))?,
+                "tc" => cfg.tc = Some(TimeControl::parse_clock(v).map_err(|e| format!("tc={v:?}: {e}"))?),
                 _ => match k.strip_prefix("option.") {
                     Some(opt) if !opt.is_empty() => cfg.options.push((opt.to_string(), v.to_string())),
                     _ => {
                         return Err(format!(
-                            "unknown engine key {k:?} (use name=, cmd=, dir=, book=, bookdepth=, option.NAME=)"
+                            "unknown engine key {k:?} (use name=, cmd=, dir=, book=, bookdepth=, tc=, option.NAME=)"
                         ))
                     }
                 },
@@ -487,6 +502,8 @@ pub fn play_game(
         end: GameEnd::Interrupted,
         reason: "interrupted".into(),
         started: std::time::SystemTime::now(),
+        time_controls: (white.config.tc.is_some() || black.config.tc.is_some())
+            .then(|| [white.config.tc.unwrap_or(config.time_control), black.config.tc.unwrap_or(config.time_control)]),
     };
     let mut game = Game::new(opening.start.clone());
     for &m in &opening.moves {
@@ -510,10 +527,17 @@ pub fn play_game(
     }
     let start_fen =
         if opening.start.fen() == bastion_core::fen::STARTPOS { "startpos".to_string() } else { opening.start.fen() };
-    let (mut clock, increment, period) = match config.time_control {
-        TimeControl::Clock { base, increment, moves } => ([base, base], increment, moves),
-        _ => ([Duration::ZERO; 2], Duration::ZERO, None),
+    // Each side's own limit: the match's, or the engine's `tc=` at time odds.
+    let tcs = record.time_controls.unwrap_or([config.time_control; 2]);
+    let clock_of = |tc: TimeControl| match tc {
+        TimeControl::Clock { base, increment, moves } => (base, increment, moves),
+        _ => (Duration::ZERO, Duration::ZERO, None),
     };
+    let (bases, increments, periods) = {
+        let (w, b) = (clock_of(tcs[0]), clock_of(tcs[1]));
+        ([w.0, b.0], [w.1, b.1], [w.2, b.2])
+    };
+    let mut clock = bases;
     let mut moves_made = [0u32; 2];
     // White-relative scores of each engine move, in order, for adjudication.
     let mut scores: Vec<(Color, Option<i32>)> = Vec::new();
@@ -531,10 +555,10 @@ pub fn play_game(
         }
         let pos = game.position().clone();
         let us = pos.side_to_move();
-        let (go, limit) = match config.time_control {
+        let (go, limit) = match tcs[us.index()] {
             TimeControl::Clock { .. } => {
-                let mut go = GoParams::clock(clock[0], clock[1], increment, increment);
-                if let Some(p) = period {
+                let mut go = GoParams::clock(clock[0], clock[1], increments[0], increments[1]);
+                if let Some(p) = periods[us.index()] {
                     go.movestogo = Some(p - moves_made[us.index()] % p);
                 }
                 (go, clock[us.index()] + config.time_margin)
@@ -576,18 +600,16 @@ pub fn play_game(
                 return finish(record, Some(!us), GameEnd::Crash { side: us, detail });
             }
         };
-        if let TimeControl::Clock { .. } = config.time_control {
+        if let TimeControl::Clock { .. } = tcs[us.index()] {
             let left = clock[us.index()];
             if result.elapsed > left + config.time_margin {
                 return time_forfeit(record, &pos, us);
             }
-            clock[us.index()] = left.saturating_sub(result.elapsed) + increment;
+            clock[us.index()] = left.saturating_sub(result.elapsed) + increments[us.index()];
             moves_made[us.index()] += 1;
-            if let Some(p) = period {
+            if let Some(p) = periods[us.index()] {
                 if moves_made[us.index()] % p == 0 {
-                    if let TimeControl::Clock { base, .. } = config.time_control {
-                        clock[us.index()] += base;
-                    }
+                    clock[us.index()] += bases[us.index()];
                 }
             }
         }

@@ -13,7 +13,7 @@ use crate::referee::EngineConfig;
 use bastion_core::epd::Epd;
 use bastion_core::{Move, Score};
 use bastion_uci_client::{Engine, GoParams, SearchControl};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
 /// What a position asks for.
@@ -78,7 +78,7 @@ pub struct SuiteConfig {
 }
 
 /// The outcome of one position.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PositionResult {
     /// Index in the suite, from 1.
     pub index: usize,
@@ -124,6 +124,38 @@ pub struct SuiteReport {
 }
 
 impl SuiteReport {
+    /// The report of a run from its results in suite order: solved counts at each of the
+    /// configured times and the mean depth. Used by [`run_suite`] and by runs that search
+    /// the positions elsewhere (on the ranks of a cluster) and gather the results.
+    pub fn from_results(
+        engine: String,
+        config: &SuiteConfig,
+        results: Vec<PositionResult>,
+    ) -> Result<SuiteReport, String> {
+        let times = sorted_times(config)?;
+        let limit = *times.last().ok_or("no time limit given")?;
+        let solved = results.iter().filter(|r| r.solved).count();
+        let table = times
+            .iter()
+            .map(|t| {
+                let secs = t.as_secs_f64();
+                (secs, results.iter().filter(|r| r.solve_time.is_some_and(|s| s <= secs + 1e-9)).count())
+            })
+            .collect();
+        let depths: Vec<f64> = results.iter().filter_map(|r| r.depth).map(f64::from).collect();
+        let mean_depth = (!depths.is_empty()).then(|| depths.iter().sum::<f64>() / depths.len() as f64);
+        Ok(SuiteReport {
+            engine,
+            positions: results.len(),
+            limit: limit.as_secs_f64(),
+            nodes: config.nodes,
+            mean_depth,
+            solved,
+            table,
+            results,
+        })
+    }
+
     /// Positions that were not solved (errors included).
     pub fn failures(&self) -> impl Iterator<Item = &PositionResult> {
         self.results.iter().filter(|r| !r.solved)
@@ -163,6 +195,17 @@ impl SuiteReport {
     }
 }
 
+/// The configured times, shortest first, without repeats.
+fn sorted_times(config: &SuiteConfig) -> Result<Vec<std::time::Duration>, String> {
+    let mut times = config.times.clone();
+    times.sort();
+    times.dedup();
+    if times.is_empty() {
+        return Err("no time limit given".into());
+    }
+    Ok(times)
+}
+
 fn expected_text(epd: &Epd) -> String {
     let mut parts = Vec::new();
     for op in ["bm", "am", "dm"] {
@@ -181,9 +224,7 @@ pub fn run_suite(
     stop: &dyn Fn() -> bool,
     mut on_result: impl FnMut(&PositionResult),
 ) -> Result<SuiteReport, String> {
-    let mut times = config.times.clone();
-    times.sort();
-    times.dedup();
+    let times = sorted_times(config)?;
     let limit = *times.last().ok_or("no time limit given")?;
     if limit.is_zero() {
         return Err("the time limit must be positive".into());
@@ -246,26 +287,10 @@ pub fn run_suite(
         on_result(&r);
         results.push(r);
     }
-    let solved = results.iter().filter(|r| r.solved).count();
-    let table = times
-        .iter()
-        .map(|t| {
-            let secs = t.as_secs_f64();
-            (secs, results.iter().filter(|r| r.solve_time.is_some_and(|s| s <= secs + 1e-9)).count())
-        })
-        .collect();
-    let depths: Vec<f64> = results.iter().filter_map(|r| r.depth).map(f64::from).collect();
-    let mean_depth = (!depths.is_empty()).then(|| depths.iter().sum::<f64>() / depths.len() as f64);
-    Ok(SuiteReport {
-        engine: name,
-        positions: entries.len(),
-        limit: limit.as_secs_f64(),
-        nodes: config.nodes,
-        mean_depth,
-        solved,
-        table,
-        results,
-    })
+    // An interrupted run still counts the whole suite.
+    let mut report = SuiteReport::from_results(name, config, results)?;
+    report.positions = entries.len();
+    Ok(report)
 }
 
 /// What ends the search of one position.

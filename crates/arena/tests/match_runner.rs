@@ -316,3 +316,30 @@ fn match_learns_a_book_for_one_engine() {
     assert!(book.entries().iter().all(|e| learner_keys.contains(&e.key)));
     assert!(book.probe(&Position::startpos()).len() <= 2);
 }
+
+#[test]
+fn an_engine_with_its_own_clock_plays_at_time_odds() {
+    let opening = Opening::startpos();
+    let stop = || false;
+    // The match clock is 0.3 s; the slow engine (80 ms a move) has its own 1 s, so it
+    // flags on its 13th move instead of its 4th.
+    let clock = RefereeConfig {
+        time_control: TimeControl::parse_clock("0.3+0").unwrap(),
+        time_margin: Duration::from_millis(20),
+        ..fast_referee()
+    };
+    let mut good = Player::new(engine("Good", "--seed 3"));
+    let mut odds = engine("Slowish", "--sleep-ms 80");
+    odds = EngineConfig::parse(&[format!("name={}", odds.name), format!("cmd={}", odds.command), "tc=1+0".to_string()])
+        .unwrap();
+    assert_eq!(odds.tc, Some(TimeControl::parse_clock("1").unwrap()));
+    let mut slowish = Player::new(odds);
+    let r = play_game([&mut good, &mut slowish], &opening, &clock, &stop);
+    assert_eq!(r.end, GameEnd::TimeForfeit(Color::Black));
+    assert!((22..=27).contains(&r.moves.len()), "flagged after about 12 moves: {}", r.moves.len());
+    let pgn = r.to_pgn_game("odds", "here", "1", &clock.time_control);
+    assert_eq!(pgn.header("WhiteTimeControl"), Some("0.3"));
+    assert_eq!(pgn.header("BlackTimeControl"), Some("1"));
+    assert_eq!(pgn.header("TimeControl"), None);
+    assert!(EngineConfig::parse(&["cmd=x".to_string(), "tc=fast".to_string()]).unwrap_err().contains("tc="));
+}

@@ -1,6 +1,8 @@
 //! `bastion`: one command for the whole suite. With no subcommand it speaks UCI.
 
 mod cmd;
+mod errors;
+mod plural;
 
 use clap::{Parser, Subcommand};
 
@@ -40,6 +42,9 @@ enum Command {
     Tune(cmd::tune::TuneArgs),
     /// Neural evaluation: label self-play data with search scores, train a network.
     Nnue(cmd::nnue::NnueArgs),
+    /// Work spread over the ranks of an MPI job (`mpirun -np N bastion cluster …`).
+    #[cfg(feature = "mpi")]
+    Cluster(cmd::cluster::ClusterArgs),
 }
 
 /// `println!` panics when the reader of our stdout has gone (`bastion tb stats KRK | head -1`).
@@ -78,6 +83,8 @@ fn main() -> std::process::ExitCode {
         Some(Command::Bench(args)) => cmd::bench::run(args),
         Some(Command::Tune(args)) => cmd::tune::run(args),
         Some(Command::Nnue(args)) => cmd::nnue::run(args),
+        #[cfg(feature = "mpi")]
+        Some(Command::Cluster(args)) => cmd::cluster::run(args),
         None => cmd::uci::run(cmd::uci::UciArgs::default()),
     };
     match result {
@@ -87,7 +94,7 @@ fn main() -> std::process::ExitCode {
             std::process::ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", errors::chain_text(&e));
             std::process::ExitCode::FAILURE
         }
     }

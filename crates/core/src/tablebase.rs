@@ -120,6 +120,15 @@ pub trait TablebaseProbe: Send + Sync {
         None
     }
 
+    /// Syzygy's distance to zeroing in plies if the tables have it: the plies to the
+    /// next capture or pawn move (or mate) of an optimal line, signed from the side to
+    /// move's view (`+n` wins, `-n` loses, `0` drawn), ignoring the halfmove clock. A
+    /// cursed win counts beyond 100. Tables may store it one ply high. Default: not
+    /// available.
+    fn probe_dtz(&self, _pos: &Position) -> Option<i32> {
+        None
+    }
+
     /// Per-move values at the root, for the side playing the move, with an optional
     /// distance to mate in plies (the search keeps the moves with the best value, and
     /// among wins the shortest, among losses the longest distance); `None` when some

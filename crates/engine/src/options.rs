@@ -266,6 +266,28 @@ pub struct EngineOptions {
     /// failures (as bounds, with all MultiPV lines) and the root move it starts (`currmove`).
     /// Stockfish waits 3 s, so that short searches stay quiet.
     pub progress_after_ms: u64,
+    /// How the search uses Syzygy tables (the options Stockfish names the same way).
+    pub syzygy: SyzygyOptions,
+}
+
+/// The Syzygy options, as Stockfish names and reads them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SyzygyOptions {
+    /// `SyzygyProbeDepth`: the least remaining depth at which the search probes
+    /// positions with exactly [`Self::probe_limit`] men (fewer men: any depth).
+    pub probe_depth: i32,
+    /// `SyzygyProbeLimit`: the most men a position may have to be probed (0: none);
+    /// above the tables' largest, the tables' largest at any depth.
+    pub probe_limit: u32,
+    /// `Syzygy50MoveRule`: cursed wins and blessed losses count as draws (true) or as
+    /// wins and losses (false).
+    pub fifty_move_rule: bool,
+}
+
+impl Default for SyzygyOptions {
+    fn default() -> Self {
+        SyzygyOptions { probe_depth: 1, probe_limit: 7, fifty_move_rule: true }
+    }
 }
 
 impl Default for EngineOptions {
@@ -280,6 +302,7 @@ impl Default for EngineOptions {
             move_overhead_ms: 30,
             params: SearchParams::default(),
             progress_after_ms: 3000,
+            syzygy: SyzygyOptions::default(),
         }
     }
 }

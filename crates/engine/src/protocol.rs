@@ -31,9 +31,13 @@ pub struct UciSession<W: Write + Send + 'static> {
     out: Arc<Mutex<W>>,
     engine: Option<Engine>,
     search: Option<JoinHandle<Engine>>,
-    /// Set by the search thread just before it prints `bestmove`: from then on the thread
-    /// only hands the engine back, so commands wait for it instead of being refused.
+    /// Set (under the output lock) just before `bestmove` is printed, by the search thread
+    /// or by `stop`: from then on the thread only hands the engine back, so commands wait
+    /// for it instead of being refused, and nothing more of that search is printed.
     search_done: Arc<AtomicBool>,
+    /// The `bestmove` line the running search would give if stopped now, kept up to date
+    /// from its reports so that `stop` is answered without waiting for the search threads.
+    stop_answer: Arc<Mutex<Option<String>>>,
     control: Arc<SearchControl>,
     opts: EngineOptions,
     pos: Position,
@@ -64,6 +68,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
             engine: Some(engine),
             search: None,
             search_done: Arc::new(AtomicBool::new(false)),
+            stop_answer: Arc::new(Mutex::new(None)),
             control,
             opts,
             pos: Position::startpos(),
@@ -155,6 +160,24 @@ impl<W: Write + Send + 'static> UciSession<W> {
         }
     }
 
+    /// `stop`: answers `bestmove` at once with the best move of the last completed report
+    /// and lets the search threads wind down on their own; the next command waits for
+    /// them (so `isready` still answers only when the engine is idle). On a loaded
+    /// machine the search threads may wait several scheduler slices before they see the
+    /// flag; the reading thread is woken at once. Before the first report there is
+    /// nothing to answer with, and the search is waited for as before.
+    fn answer_stop(&mut self) {
+        if self.search.is_none() {
+            return;
+        }
+        self.control.stop();
+        let answer = lock(&self.stop_answer).clone();
+        match answer {
+            Some(line) => say_once(&self.out, &self.search_done, &line),
+            None => self.join_search(),
+        }
+    }
+
     /// Waits for the search thread to end and takes the engine back.
     fn join_search(&mut self) {
         if let Some(h) = self.search.take() {
@@ -206,7 +229,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
             }
             "position" => self.cmd_position(&tokens[1..]),
             "go" => self.cmd_go(&tokens[1..]),
-            "stop" => self.finish_search(),
+            "stop" => self.answer_stop(),
             "ponderhit" => self.control.ponderhit(),
             "setoption" => self.cmd_setoption(&tokens[1..]),
             "quit" => {
@@ -248,6 +271,9 @@ impl<W: Write + Send + 'static> UciSession<W> {
         lines.push("option name UCI_ShowWDL type check default false".to_string());
         lines.push("option name Contempt type spin default 0 min -200 max 200".to_string());
         lines.push("option name SyzygyPath type string default <empty>".to_string());
+        lines.push(format!("option name SyzygyProbeDepth type spin default {} min 1 max 100", d.syzygy.probe_depth));
+        lines.push(format!("option name Syzygy50MoveRule type check default {}", d.syzygy.fifty_move_rule));
+        lines.push(format!("option name SyzygyProbeLimit type spin default {} min 0 max 7", d.syzygy.probe_limit));
         lines.push("option name BastionTBPath type string default <empty>".to_string());
         lines.push("option name EvalFile type string default <internal>".to_string());
         lines.push("option name OwnBook type check default false".to_string());
@@ -418,24 +444,35 @@ impl<W: Write + Send + 'static> UciSession<W> {
         });
         let timed = limits.movetime_ms.is_some() || limits.has_clock();
         let control = Arc::clone(&self.control);
-        let (report_out, report_pos) = (Arc::clone(&self.out), pos.clone());
+        let done = Arc::new(AtomicBool::new(false));
+        self.search_done = Arc::clone(&done);
+        let (report_out, report_pos, report_done) = (Arc::clone(&self.out), pos.clone(), Arc::clone(&done));
         engine.set_currmove_report(Some(Arc::new(move |c: &CurrMove| {
-            say(
+            say_unless_done(
                 &report_out,
+                &report_done,
                 &format!("info depth {} currmove {} currmovenumber {}", c.depth, report_pos.to_uci(c.mv), c.number),
             );
         })));
-        let done = Arc::new(AtomicBool::new(false));
-        self.search_done = Arc::clone(&done);
+        let stop_answer = Arc::new(Mutex::new(None));
+        self.stop_answer = Arc::clone(&stop_answer);
         self.control.stop.store(false, Ordering::SeqCst);
         self.control.pondering.store(limits.ponder, Ordering::SeqCst);
         let handle = std::thread::Builder::new().name("search".into()).stack_size(64 << 20).spawn(move || {
             // The last report of the first line: the mate solver's line is reported like it.
             let mut last: Option<SearchInfo> = None;
             let mut result = engine.search(&pos, &history, &limits, &mut |info| {
-                say(&out, &format_info(&pos, info, show_wdl));
+                say_unless_done(&out, &done, &format_info(&pos, info, show_wdl));
                 if info.line.multipv == 1 {
                     last = Some(info.clone());
+                    // A fail-low line's move is not the one the search would play.
+                    if info.line.bound != ScoreBound::Upper {
+                        if let Some(line) =
+                            bestmove_line(&pos, info.line.pv.first().copied(), info.line.pv.get(1).copied())
+                        {
+                            *lock(&stop_answer) = Some(line);
+                        }
+                    }
                 }
             });
             let stopped = control.stop.load(Ordering::SeqCst);
@@ -451,26 +488,20 @@ impl<W: Write + Send + 'static> UciSession<W> {
                 };
                 if let Some(line) = proved_mate_line(prover.as_ref(), &pos, &result, &budget) {
                     let moves = line.len().div_ceil(2) as i32;
-                    say(&out, &format!("info string mate solver: shortest mate in {moves} proved"));
+                    say_unless_done(&out, &done, &format!("info string mate solver: shortest mate in {moves} proved"));
                     result.best = line.first().copied();
                     result.ponder = line.get(1).copied();
                     result.score = Score::Mate(moves);
                     info.line.score = result.score;
                     info.line.bound = ScoreBound::Exact;
                     info.line.pv = line;
-                    say(&out, &format_info(&pos, &info, show_wdl));
+                    say_unless_done(&out, &done, &format_info(&pos, &info, show_wdl));
                 }
             }
-            let line = match result.best {
-                Some(b) => match result.ponder {
-                    Some(p) => format!("bestmove {} ponder {}", pos.to_uci(b), pos.play(b).to_uci(p)),
-                    None => format!("bestmove {}", pos.to_uci(b)),
-                },
-                None => "bestmove 0000".to_string(),
-            };
-            // Before the line goes out: a command the GUI sends in answer must find the flag.
-            done.store(true, Ordering::Release);
-            say(&out, &line);
+            let line = bestmove_line(&pos, result.best, result.ponder).unwrap_or_else(|| "bestmove 0000".to_string());
+            // Unless `stop` has answered already; the flag is set before the line goes out,
+            // so a command the GUI sends in answer finds it.
+            say_once(&out, &done, &line);
             engine
         });
         match handle {
@@ -535,6 +566,9 @@ impl<W: Write + Send + 'static> UciSession<W> {
                 Ok(())
             }
             "syzygypath" | "bastiontbpath" => self.set_tb_path(&name, &value),
+            "syzygyprobedepth" => spin(&value, 1, 100).map(|x| opts.syzygy.probe_depth = x as i32),
+            "syzygyprobelimit" => spin(&value, 0, 7).map(|x| opts.syzygy.probe_limit = x as u32),
+            "syzygy50moverule" => check(&value).map(|b| opts.syzygy.fifty_move_rule = b),
             "ownbook" => check(&value).map(|b| self.own_book = b),
             "bookfile" => self.set_book_file(&value),
             "evalfile" => self.set_eval_file(&value),
@@ -643,13 +677,48 @@ fn set_margin(
 }
 
 fn say<W: Write>(out: &Mutex<W>, line: &str) {
-    let mut w = match out.lock() {
-        Ok(w) => w,
-        Err(p) => p.into_inner(),
-    };
+    write_line(&mut *lock(out), line);
+}
+
+/// Prints a line of a search unless its `bestmove` is out (the check and the write hold
+/// the output lock, so nothing of a search follows its `bestmove`).
+fn say_unless_done<W: Write>(out: &Mutex<W>, done: &AtomicBool, line: &str) {
+    let mut w = lock(out);
+    if !done.load(Ordering::Acquire) {
+        write_line(&mut *w, line);
+    }
+}
+
+/// Prints a search's `bestmove` line unless it was printed already (by `stop` or by the
+/// search thread, whichever comes first), and marks the search as answered.
+fn say_once<W: Write>(out: &Mutex<W>, done: &AtomicBool, line: &str) {
+    let mut w = lock(out);
+    if !done.swap(true, Ordering::AcqRel) {
+        write_line(&mut *w, line);
+    }
+}
+
+fn write_line<W: Write + ?Sized>(w: &mut W, line: &str) {
     // Output errors (closed pipe) are ignored: the GUI has gone and quit will follow.
     let _ = writeln!(w, "{line}");
     let _ = w.flush();
+}
+
+/// Locks a mutex, taking the value over if a thread panicked while holding it.
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    match m.lock() {
+        Ok(g) => g,
+        Err(p) => p.into_inner(),
+    }
+}
+
+/// `bestmove X [ponder Y]` for a best move and an optional reply in `pos`.
+fn bestmove_line(pos: &Position, best: Option<Move>, ponder: Option<Move>) -> Option<String> {
+    let b = best?;
+    Some(match ponder {
+        Some(p) => format!("bestmove {} ponder {}", pos.to_uci(b), pos.play(b).to_uci(p)),
+        None => format!("bestmove {}", pos.to_uci(b)),
+    })
 }
 
 fn truncate(s: &str) -> String {

@@ -7,9 +7,13 @@ use bastion_core::{Color, Position};
 use bastion_uci_client::{Engine, GoParams, SearchControl, UciError};
 use serde::{Deserialize, Serialize};
 
-use crate::classify::{classify, material_balance, rises, Evidence, Thresholds, Verdict};
+use crate::classify::{classify, material_balance, rises, Evidence, Side, Thresholds, Verdict};
 use crate::curve::{Curve, DepthTable, DepthTime, Point};
 use crate::error::FortressError;
+use crate::probe::{
+    applicable, clock_for, collapsed, combine, follow_to_change, judge_stage, summarise, with_halfmove_clock,
+    ProbeConfig, ProbeOutcome, ProbeStep, ProgressTest,
+};
 use crate::score::Eval;
 
 /// Options of an analysis.
@@ -34,6 +38,9 @@ pub struct Config {
     /// Wall-clock limit for one engine search; the depths reached by then
     /// are kept.
     pub search_limit_ms: u64,
+    /// The progress test (fifty-move counter advanced).
+    #[serde(default)]
+    pub probe: ProbeConfig,
 }
 
 impl Default for Config {
@@ -48,6 +55,7 @@ impl Default for Config {
             replies: 2,
             avoid: false,
             search_limit_ms: 120_000,
+            probe: ProbeConfig::default(),
         }
     }
 }
@@ -78,6 +86,7 @@ impl Config {
         if self.search_limit_ms == 0 {
             return bad("search limit must be positive");
         }
+        self.probe.validate().map_err(FortressError::Config)?;
         Ok(())
     }
 }
@@ -110,6 +119,8 @@ pub struct MoveJudgement {
     pub verdict: Verdict,
     /// Why.
     pub reason: String,
+    /// The progress test on the position after it, when run.
+    pub progress_test: Option<ProgressTest>,
 }
 
 /// Fortress avoidance: is the best move walking into a fortress?
@@ -138,8 +149,12 @@ pub struct Analysis {
     pub principal: Vec<Point>,
     /// The judgement.
     pub verdict: Verdict,
-    /// Its evidence.
+    /// Its evidence (`basis` names the evidence that decided).
     pub evidence: Evidence,
+    /// The verdict of the curves alone (Guid & Bratko 2012, §3).
+    pub curve_verdict: Verdict,
+    /// The progress test, when it was run.
+    pub progress_test: Option<ProgressTest>,
     /// Earliest depth from which the verdict no longer changed.
     pub verdict_depth: Option<u32>,
     /// Milliseconds of search until that depth was complete.
@@ -177,6 +192,14 @@ pub enum Stage {
     Replies {
         /// The candidate in SAN.
         san: String,
+    },
+    /// The progress test: a search with `moves_left` moves before the
+    /// fifty-move draw, at `stage`.
+    Probe {
+        /// Stage (1 = the position itself).
+        stage: u32,
+        /// Moves left before the draw.
+        moves_left: u32,
     },
     /// Judging the position after the `index`-th top move.
     Avoid {
@@ -222,16 +245,29 @@ pub fn analyse_with_progress(
     let principal = table.principal(config.min_depth, 0);
     let material = material_balance(&pos);
     let t = &config.thresholds;
-    let (verdict, evidence) = classify(&principal, &curves, material, pos.side_to_move(), t);
+    let (curve_verdict, mut evidence) = classify(&principal, &curves, material, pos.side_to_move(), t);
     let times = table.times();
-    let verdict_depth = stable_from(&principal, &curves, material, pos.side_to_move(), t, verdict);
+    let verdict_depth = stable_from(&principal, &curves, material, pos.side_to_move(), t, curve_verdict);
     let verdict_ms = verdict_depth.and_then(|d| times.iter().find(|x| x.depth == d).map(|x| x.ms));
+    let progress_test = runner.progress_test(&pos, &evidence, config, progress)?;
+    let (verdict, basis, reason) = combine(curve_verdict, &evidence, progress_test.as_ref(), t);
+    evidence.basis = basis;
+    evidence.reason = reason;
 
     let ahead: Color = evidence.ahead.map_or(pos.side_to_move(), Color::from);
     let mut breakthroughs = Vec::new();
-    let breakthrough_searched = config.breakthrough && verdict == Verdict::Fortress;
+    // The paper's breakthrough search (§4) is for positions that look like
+    // fortresses: flat curves, whatever the progress test then says.
+    let looks_flat = curve_verdict == Verdict::Fortress
+        || (evidence.ahead.is_some() && evidence.range <= t.tolerance && evidence.mate.is_none());
+    let breakthrough_searched = config.breakthrough && (verdict == Verdict::Fortress || looks_flat);
     if breakthrough_searched {
         breakthroughs = runner.breakthroughs(&pos, config, ahead, &curves, progress)?;
+        if verdict == Verdict::Progress {
+            if let Some(b) = breakthroughs.iter().find(|b| b.overtakes && b.replies_rise != Some(false)) {
+                evidence.reason = format!("{}; breakthrough: {}", evidence.reason, b.curve.san);
+            }
+        }
     }
     let avoidance = if config.avoid { Some(runner.avoidance(&pos, config, &curves, progress)?) } else { None };
     Ok(Analysis {
@@ -242,6 +278,8 @@ pub fn analyse_with_progress(
         principal,
         verdict,
         evidence,
+        curve_verdict,
+        progress_test,
         verdict_depth,
         verdict_ms,
         times,
@@ -330,6 +368,158 @@ impl Runner<'_> {
         }
     }
 
+    /// One single-line search of `fen` to `depth`: the deepest exact score
+    /// and its principal variation (UCI).
+    fn search_line(
+        &mut self,
+        fen: &str,
+        depth: u32,
+        searchmoves: &[String],
+    ) -> Result<Option<(Eval, Vec<String>)>, FortressError> {
+        let side = Position::from_fen(fen).map(|p| p.side_to_move()).unwrap_or(Color::White);
+        self.engine.new_game()?;
+        self.engine.set_option("MultiPV", "1")?;
+        self.engine.is_ready(Duration::from_secs(30))?;
+        self.engine.position(fen, &[])?;
+        self.engine.go(&GoParams { searchmoves: searchmoves.to_vec(), ..GoParams::depth(depth.max(1)) })?;
+        let mut best: Option<(u32, Eval, Vec<String>)> = None;
+        let result = self.engine.wait_bestmove(self.limit, |info| {
+            if let (Some(d), Some(score)) = (info.depth, info.score) {
+                let first = info.multipv.unwrap_or(1) == 1;
+                if first
+                    && !info.lowerbound
+                    && !info.upperbound
+                    && !info.pv.is_empty()
+                    && best.as_ref().map_or(true, |b| d >= b.0)
+                {
+                    best = Some((d, Eval::from_score(score, side), info.pv.clone()));
+                }
+            }
+            SearchControl::Continue
+        });
+        match result {
+            Ok(_) => {}
+            Err(UciError::Timeout { .. }) => self.truncated += 1,
+            Err(e) => return Err(e.into()),
+        }
+        Ok(best.map(|(_, e, pv)| (e, pv)))
+    }
+
+    /// The progress test (see [`crate::probe`]) for the side `ev` names as
+    /// ahead (or the side to move when nobody is), when it applies.
+    fn progress_test(
+        &mut self,
+        pos: &Position,
+        ev: &Evidence,
+        config: &Config,
+        progress: &mut dyn FnMut(Stage),
+    ) -> Result<Option<ProgressTest>, FortressError> {
+        let pc = &config.probe;
+        if !pc.enabled || !applicable(pos) || ev.mate.is_some() || ev.final_depth == 0 {
+            return Ok(None);
+        }
+        let side: Color = ev.ahead.map_or(pos.side_to_move(), Color::from);
+        let unconstrained = ev.advantage;
+        let mut steps: Vec<ProbeStep> = Vec::new();
+        let mut changes: Vec<String> = Vec::new();
+        let mut here = pos.clone();
+        let mut outcome = ProbeOutcome::Inconclusive;
+        for stage in 1..=pc.stages {
+            let ks: Vec<u32> =
+                if stage == 1 { pc.moves.clone() } else { pc.moves.last().copied().into_iter().collect() };
+            let mut stage_steps = Vec::new();
+            let mut last_pv = Vec::new();
+            for &k in &ks {
+                progress(Stage::Probe { stage, moves_left: k });
+                let fen = with_halfmove_clock(&here.fen(), clock_for(k));
+                let depth = 2 * k + pc.extra_depth;
+                let Some((eval, pv)) = self.search_line(&fen, depth, &[])? else { continue };
+                let (sans, change) = follow_to_change(&here, &pv);
+                stage_steps.push(ProbeStep {
+                    stage,
+                    moves_left: k,
+                    depth,
+                    eval,
+                    advantage: eval.pawns_for(side),
+                    collapsed: collapsed(eval, side, pc.draw_level),
+                    pv: sans,
+                    change: change.as_ref().map(|c| c.0.clone()),
+                });
+                last_pv = pv;
+            }
+            outcome = judge_stage(&stage_steps, unconstrained, pc.draw_level);
+            steps.extend(stage_steps);
+            if outcome != ProbeOutcome::Holds || stage == pc.stages {
+                break;
+            }
+            // The edge held: play the line's first irreversible move and ask
+            // again, so that a pawn push which only postpones the draw is
+            // not mistaken for progress.
+            let (_, change) = follow_to_change(&here, &last_pv);
+            let Some((san, next)) = change else { break };
+            if !next.has_legal_moves() {
+                break;
+            }
+            changes.push(san);
+            if !applicable(&next) {
+                // The change left no pawns (a promotion or the last pawn
+                // taken) with the edge kept: progress, and beyond what the
+                // test can judge (pawnless wins take longer than any `k`).
+                break;
+            }
+            here = next;
+        }
+        let mut summary = summarise(outcome, &steps, &changes);
+        // Only the side ahead's own choice can be undone: a defender's
+        // alternative to its best reply is never better for the side ahead.
+        if outcome == ProbeOutcome::Collapses && !changes.is_empty() && pos.side_to_move() == side {
+            // The engine's own line went through irreversible changes into
+            // the draw; another first move might still keep the edge.
+            if let Some(other) = self.other_first_moves(pos, &steps, config, side, unconstrained, progress)? {
+                outcome = ProbeOutcome::Inconclusive;
+                summary = format!("{summary}; but {other}");
+            }
+        }
+        Ok(Some(ProgressTest { side: Side::from(side), steps, outcome, summary }))
+    }
+
+    /// After a collapse reached through the engine's own line, searches the
+    /// root once more without that line's first move (largest `k`): the
+    /// alternative in words when it keeps the edge.
+    fn other_first_moves(
+        &mut self,
+        pos: &Position,
+        steps: &[ProbeStep],
+        config: &Config,
+        side: Color,
+        unconstrained: f64,
+        progress: &mut dyn FnMut(Stage),
+    ) -> Result<Option<String>, FortressError> {
+        let pc = &config.probe;
+        let Some(first) = steps.iter().rev().find(|s| s.stage == 1).and_then(|s| s.pv.first()) else {
+            return Ok(None);
+        };
+        let others: Vec<String> =
+            pos.legal_moves().iter().filter(|&&m| pos.san(m) != *first).map(|&m| pos.to_uci(m)).collect();
+        let Some(&k) = pc.moves.last() else { return Ok(None) };
+        if others.is_empty() {
+            return Ok(None);
+        }
+        progress(Stage::Probe { stage: 1, moves_left: k });
+        let fen = with_halfmove_clock(&pos.fen(), clock_for(k));
+        let Some((eval, pv)) = self.search_line(&fen, 2 * k + pc.extra_depth, &others)? else { return Ok(None) };
+        let adv = eval.pawns_for(side);
+        if adv > pc.draw_level && adv >= (0.5 * unconstrained).min(1.5) {
+            let (sans, _) = follow_to_change(pos, &pv);
+            let mv = sans.first().cloned().unwrap_or_default();
+            return Ok(Some(format!(
+                "without {first} the side ahead keeps its edge ({}) with {mv} (k = {k}): {first} leads into the fortress",
+                eval.display()
+            )));
+        }
+        Ok(None)
+    }
+
     /// Searches every legal move (one position per move, so it works with
     /// any UCI engine) and keeps those whose curve rises consistently.
     fn breakthroughs(
@@ -414,9 +604,9 @@ impl Runner<'_> {
             let Ok(m) = pos.parse_uci(&c.uci) else { continue };
             let child = pos.play(m);
             let Some(last) = c.last() else { continue };
-            let (verdict, reason) = if !child.has_legal_moves() {
+            let (verdict, reason, test) = if !child.has_legal_moves() {
                 let v = if child.in_check() { Verdict::Progress } else { Verdict::Unclear };
-                (v, "the move ends the game".to_owned())
+                (v, "the move ends the game".to_owned(), None)
             } else {
                 let k = config.multipv.min(child.legal_moves().len() as u32);
                 let table = self.search(
@@ -432,13 +622,31 @@ impl Runner<'_> {
                 let principal = table.principal(config.min_depth, 1);
                 let (v, ev) =
                     classify(&principal, &curves, material_balance(&child), child.side_to_move(), &config.thresholds);
-                (v, ev.reason)
+                let test = self.progress_test(&child, &ev, config, progress)?;
+                let (v, _, reason) = combine(v, &ev, test.as_ref(), &config.thresholds);
+                (v, reason, test)
             };
-            judged.push(MoveJudgement { san: c.san.clone(), uci: c.uci.clone(), eval: last.eval, verdict, reason });
+            judged.push(MoveJudgement {
+                san: c.san.clone(),
+                uci: c.uci.clone(),
+                eval: last.eval,
+                verdict,
+                reason,
+                progress_test: test,
+            });
         }
         let best_is_fortress = judged.first().is_some_and(|j| j.verdict == Verdict::Fortress);
-        let alternative =
-            if best_is_fortress { judged.iter().find(|j| j.verdict == Verdict::Progress).cloned() } else { None };
+        // Prefer a move judged progress; failing that, the best-ranked move
+        // that at least does not walk into a fortress or a dead draw.
+        let alternative = if best_is_fortress {
+            judged
+                .iter()
+                .find(|j| j.verdict == Verdict::Progress)
+                .or_else(|| judged.iter().skip(1).find(|j| j.verdict == Verdict::Unclear))
+                .cloned()
+        } else {
+            None
+        };
         Ok(Avoidance { judged, best_is_fortress, alternative })
     }
 }

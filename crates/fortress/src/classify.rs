@@ -19,8 +19,51 @@ pub enum Verdict {
     Fortress,
     /// The side ahead makes progress (rising curves or a mate).
     Progress,
+    /// Nobody is ahead and nothing can change: the score is the draw and
+    /// stays there.
+    DeadDraw,
     /// Neither pattern is clear (too few depths, oscillation, nobody ahead).
     Unclear,
+}
+
+/// The piece of evidence that decided a verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Basis {
+    /// The engine found a forced mate for the side ahead.
+    Mate,
+    /// The best line scores exactly 0.00 at the deepest depths.
+    DrawScore,
+    /// The side ahead's evaluation rises with depth (Guid & Bratko 2012, §3).
+    Rise,
+    /// Flat curves with the top moves close together (Guid & Bratko 2012, §3).
+    Shape,
+    /// The level of a flat evaluation (a won plateau).
+    Level,
+    /// The progress test with the fifty-move counter advanced.
+    ProgressTest,
+    /// Nobody is ahead.
+    Balance,
+    /// Too few depths were reported to judge.
+    TooFewDepths,
+    /// The curves move without a pattern.
+    NoPattern,
+}
+
+impl std::fmt::Display for Basis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Basis::Mate => "mate",
+            Basis::DrawScore => "draw score",
+            Basis::Rise => "rising curve",
+            Basis::Shape => "curve shape",
+            Basis::Level => "evaluation level",
+            Basis::ProgressTest => "progress test",
+            Basis::Balance => "balance",
+            Basis::TooFewDepths => "too few depths",
+            Basis::NoPattern => "no pattern",
+        })
+    }
 }
 
 impl std::fmt::Display for Verdict {
@@ -28,6 +71,7 @@ impl std::fmt::Display for Verdict {
         f.write_str(match self {
             Verdict::Fortress => "fortress",
             Verdict::Progress => "progress",
+            Verdict::DeadDraw => "dead draw",
             Verdict::Unclear => "unclear",
         })
     }
@@ -111,6 +155,8 @@ pub struct Evidence {
     pub mate: Option<i32>,
     /// How many deepest depths in a row the best line scored exactly 0.00.
     pub draw_run: u32,
+    /// The evidence that decided.
+    pub basis: Basis,
     /// The rule that decided, in words.
     pub reason: String,
 }
@@ -226,10 +272,12 @@ pub fn classify(
         moves_compared: finals.len(),
         mate,
         draw_run: principal.iter().rev().take_while(|p| p.eval == Eval::Cp(0)).count() as u32,
+        basis: Basis::NoPattern,
         reason: String::new(),
     };
     let attacker_to_move = ahead == Some(side_to_move);
-    let (verdict, reason) = decide(&ev, ahead.is_some(), attacker_to_move, window.len(), t);
+    let (verdict, basis, reason) = decide(&ev, ahead.is_some(), attacker_to_move, window.len(), t);
+    ev.basis = basis;
     ev.reason = reason;
     (verdict, ev)
 }
@@ -241,13 +289,24 @@ fn decide(
     attacker_to_move: bool,
     window_len: usize,
     t: &Thresholds,
-) -> (Verdict, String) {
+) -> (Verdict, Basis, String) {
     if let Some(n) = ev.mate {
-        return (Verdict::Progress, format!("the engine finds a forced mate (#{n}) for the side ahead"));
+        return (Verdict::Progress, Basis::Mate, format!("the engine finds a forced mate (#{n}) for the side ahead"));
     }
     if !someone_ahead {
+        if t.draw_depths > 0 && ev.draw_run >= t.draw_depths {
+            return (
+                Verdict::DeadDraw,
+                Basis::DrawScore,
+                format!(
+                    "nobody is ahead (material {:+}) and the best line scores exactly 0.00 at the last {} depths",
+                    ev.material, ev.draw_run
+                ),
+            );
+        }
         return (
             Verdict::Unclear,
+            Basis::Balance,
             format!(
                 "nobody is ahead (material {:+}, evaluation {}): there is no progress to stop",
                 ev.material, ev.final_eval
@@ -255,11 +314,16 @@ fn decide(
         );
     }
     if window_len < t.window.max(2) as usize {
-        return (Verdict::Unclear, format!("only {window_len} depths reported; the window needs {}", t.window));
+        return (
+            Verdict::Unclear,
+            Basis::TooFewDepths,
+            format!("only {window_len} depths reported; the window needs {}", t.window),
+        );
     }
     if t.draw_depths > 0 && ev.draw_run >= t.draw_depths {
         return (
             Verdict::Fortress,
+            Basis::DrawScore,
             format!(
                 "the best line scores exactly 0.00 (a draw the engine can prove) at the last {} depths despite material {:+}",
                 ev.draw_run, ev.material
@@ -269,6 +333,7 @@ fn decide(
     if ev.rise >= t.rise && ev.advantage >= t.progress_level {
         return (
             Verdict::Progress,
+            Basis::Rise,
             format!(
                 "the side ahead's evaluation rises by {:.2} over depths {}-{} (threshold {:.2})",
                 ev.rise, ev.window_from, ev.final_depth, t.rise
@@ -285,6 +350,7 @@ fn decide(
         };
         return (
             Verdict::Fortress,
+            Basis::Shape,
             format!(
                 "evaluations stay within {:.2} over depths {}-{} (tolerance {:.2}){spread}",
                 ev.range, ev.window_from, ev.final_depth, t.tolerance
@@ -295,6 +361,7 @@ fn decide(
         let shape = if flat { "flat" } else { "not flat" };
         return (
             Verdict::Progress,
+            Basis::Level,
             format!(
                 "a decisive advantage ({:+.2} >= {:.2}) with {shape} curves (range {:.2}) and no fortress pattern below the decisive level",
                 ev.advantage, t.decisive, ev.range
@@ -304,6 +371,7 @@ fn decide(
     if flat {
         return (
             Verdict::Unclear,
+            Basis::Shape,
             format!(
                 "the best line is flat (range {:.2}) but the top moves differ by {:.2}: one move matters",
                 ev.range, ev.spread
@@ -312,6 +380,7 @@ fn decide(
     }
     (
         Verdict::Unclear,
+        Basis::NoPattern,
         format!("evaluations move by {:.2} over the window without rising (rise {:+.2})", ev.range, ev.rise),
     )
 }
@@ -330,6 +399,7 @@ fn empty_evidence(material: i32, reason: &str) -> Evidence {
         moves_compared: 0,
         mate: None,
         draw_run: 0,
+        basis: Basis::TooFewDepths,
         reason: reason.into(),
     }
 }
@@ -440,8 +510,15 @@ mod tests {
     }
 
     #[test]
+    fn balanced_position_with_a_proven_draw_is_a_dead_draw() {
+        let p = curve(&[10, 0, 0, 0, 0, 0, 0]);
+        let (v, ev) = classify(&p, &[], 0, Color::White, &Thresholds::default());
+        assert_eq!((v, ev.basis), (Verdict::DeadDraw, Basis::DrawScore));
+    }
+
+    #[test]
     fn balanced_position_is_unclear() {
-        let p = curve(&[0, 0, 0, 0, 0, 0, 0]);
+        let p = curve(&[0, 10, -10, 12, 8, 15, 10]);
         assert_eq!(classify(&p, &[], 0, Color::White, &Thresholds::default()).0, Verdict::Unclear);
     }
 

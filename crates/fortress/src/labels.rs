@@ -13,6 +13,19 @@ pub enum Label {
     Fortress,
     /// The side ahead wins.
     Progress,
+    /// Nobody is ahead and nothing can change.
+    DeadDraw,
+}
+
+impl Label {
+    /// The verdict that is right for this label.
+    pub fn verdict(self) -> crate::classify::Verdict {
+        match self {
+            Label::Fortress => crate::classify::Verdict::Fortress,
+            Label::Progress => crate::classify::Verdict::Progress,
+            Label::DeadDraw => crate::classify::Verdict::DeadDraw,
+        }
+    }
 }
 
 /// One line of the labelled set.
@@ -44,6 +57,7 @@ pub fn parse_labelled(text: &str) -> Result<Vec<LabelledPosition>, FortressError
         let label = match cols[0].trim() {
             "fortress" => Label::Fortress,
             "progress" => Label::Progress,
+            "dead_draw" => Label::DeadDraw,
             other => return Err(bad(&format!("unknown label {other:?}"))),
         };
         let fen = cols[2].trim().to_owned();

@@ -26,15 +26,17 @@ pub mod curve;
 pub mod error;
 pub mod labels;
 pub mod plot;
+pub mod probe;
 pub mod report;
 pub mod score;
 pub mod suite;
 
 pub use analysis::{analyse, analyse_with_progress, Analysis, Avoidance, Breakthrough, Config, MoveJudgement, Stage};
-pub use classify::{classify, Evidence, Side, Thresholds, Verdict};
+pub use classify::{classify, Basis, Evidence, Side, Thresholds, Verdict};
 pub use curve::{Curve, DepthTable, DepthTime, Point};
 pub use error::FortressError;
 pub use plot::{render_png, render_svg, render_time_svg, PlotKind};
+pub use probe::{ProbeConfig, ProbeOutcome, ProbeStep, ProgressTest};
 pub use report::{write_plot, PlotFormat};
 pub use score::Eval;
 pub use suite::{SuiteReport, SuiteRow};

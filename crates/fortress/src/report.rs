@@ -17,6 +17,9 @@ impl Stage {
             Stage::Breakthrough { index, total } => format!("breakthrough search: move {index}/{total}"),
             Stage::Replies { san } => format!("following replies to {san}"),
             Stage::Avoid { index, total } => format!("judging top move {index}/{total}"),
+            Stage::Probe { stage, moves_left } => {
+                format!("progress test: stage {stage}, {moves_left} moves before the fifty-move draw")
+            }
         }
     }
 }
@@ -89,6 +92,21 @@ impl Analysis {
         }
         let e = &a.evidence;
         writeln!(out, "\nverdict   {}: {}", a.verdict.to_string().to_uppercase(), e.reason)?;
+        writeln!(out, "decided by {} (curves alone: {})", e.basis, a.curve_verdict)?;
+        if let Some(test) = &a.progress_test {
+            for s in &test.steps {
+                writeln!(
+                    out,
+                    "probe     stage {} k={:<2} depth {:<2} {:>8}{}  {}",
+                    s.stage,
+                    s.moves_left,
+                    s.depth,
+                    s.eval.display(),
+                    if s.collapsed { " (draw)" } else { "" },
+                    s.pv.join(" ")
+                )?;
+            }
+        }
         writeln!(
             out,
             "evidence  ahead {} (material {:+}), final {}, window {}-{}: range {:.2}, rise {:+.2}, spread {:.2} over {} moves",
@@ -142,10 +160,11 @@ impl Analysis {
                 match &av.alternative {
                     Some(alt) => writeln!(
                         out,
-                        "avoid     the best move {} leads into a fortress; play {} ({}) to keep progress",
+                        "avoid     the best move {} leads into a fortress; play {} ({}, judged {}) instead",
                         av.judged[0].san,
                         alt.san,
-                        alt.eval.display()
+                        alt.eval.display(),
+                        alt.verdict
                     )?,
                     None => writeln!(
                         out,

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::{Analysis, Config};
-use crate::classify::{Thresholds, Verdict};
+use crate::classify::{Basis, Thresholds, Verdict};
 use crate::labels::{Label, LabelledPosition};
 
 /// The configuration a suite runs with: the verdict is what is measured, so
@@ -41,17 +41,21 @@ pub struct SuiteRow {
     pub verdict_ms: Option<u64>,
     /// Total analysis time, milliseconds.
     pub total_ms: u64,
+    /// The evidence that decided.
+    #[serde(default = "default_basis")]
+    pub basis: Basis,
     /// The verdict's reason.
     pub reason: String,
+}
+
+fn default_basis() -> Basis {
+    Basis::NoPattern
 }
 
 impl SuiteRow {
     /// The row of labelled position `p` analysed as `a`.
     pub fn new(p: &LabelledPosition, a: &Analysis) -> SuiteRow {
-        let want = match p.label {
-            Label::Fortress => Verdict::Fortress,
-            Label::Progress => Verdict::Progress,
-        };
+        let want = p.label.verdict();
         SuiteRow {
             id: p.id.clone(),
             label: p.label,
@@ -64,6 +68,7 @@ impl SuiteRow {
             verdict_depth: a.verdict_depth,
             verdict_ms: a.verdict_ms,
             total_ms: a.elapsed_ms,
+            basis: a.evidence.basis,
             reason: a.evidence.reason.clone(),
         }
     }
@@ -106,6 +111,12 @@ pub struct SuiteReport {
     pub progress_called_progress: usize,
     /// Progress positions in the rows.
     pub progresses: usize,
+    /// Dead draws called dead draw.
+    pub dead_draw_called_dead_draw: usize,
+    /// Dead draws in the rows.
+    pub dead_draws: usize,
+    /// Fortresses called progress: the costly error.
+    pub fortress_called_progress: usize,
     /// Median depth to a stable verdict over the correct rows.
     pub median_verdict_depth: Option<u32>,
     /// Median search time to a stable verdict over the correct rows, milliseconds.
@@ -140,6 +151,12 @@ impl SuiteReport {
             fortresses: count(Label::Fortress, false),
             progress_called_progress: count(Label::Progress, true),
             progresses: count(Label::Progress, false),
+            dead_draw_called_dead_draw: count(Label::DeadDraw, true),
+            dead_draws: count(Label::DeadDraw, false),
+            fortress_called_progress: rows
+                .iter()
+                .filter(|r| r.label == Label::Fortress && r.verdict == Verdict::Progress)
+                .count(),
             median_verdict_depth: median(correct_rows.iter().filter_map(|r| r.verdict_depth.map(u64::from)).collect())
                 .map(|d| d as u32),
             median_verdict_ms: median(correct_rows.iter().filter_map(|r| r.verdict_ms).collect()),
@@ -158,13 +175,13 @@ impl SuiteReport {
     fn write_text(&self, out: &mut String) -> std::fmt::Result {
         writeln!(
             out,
-            "{:<22} {:<9} {:<9} {:>8} {:>6} {:>6} {:>6} {:>6} {:>8}",
-            "id", "label", "verdict", "final", "range", "rise", "spread", "v.dep", "v.ms"
+            "{:<22} {:<9} {:<9} {:>8} {:>6} {:>6} {:>6} {:>6} {:>8} {:<14}",
+            "id", "label", "verdict", "final", "range", "rise", "spread", "v.dep", "v.ms", "decided by"
         )?;
         for r in &self.rows {
             writeln!(
                 out,
-                "{:<22} {:<9} {:<9} {:>8} {:>6.2} {:>+6.2} {:>6.2} {:>6} {:>8} {}",
+                "{:<22} {:<9} {:<9} {:>8} {:>6.2} {:>+6.2} {:>6.2} {:>6} {:>8} {:<14} {}",
                 r.id,
                 format!("{:?}", r.label).to_lowercase(),
                 r.verdict.to_string(),
@@ -174,12 +191,13 @@ impl SuiteReport {
                 r.spread,
                 r.verdict_depth.map_or("-".into(), |d| d.to_string()),
                 r.verdict_ms.map_or("-".into(), |d| d.to_string()),
+                r.basis.to_string(),
                 if r.correct { "" } else { "  <-- wrong" }
             )?;
         }
         writeln!(
             out,
-            "\n{} of {} correct ({:.0}%): fortresses {}/{}, progress {}/{}; engine {}, depth {}, MultiPV {}",
+            "\n{} of {} correct ({:.0}%): fortresses {}/{}, progress {}/{}, dead draws {}/{}; fortresses called progress: {}; engine {}, depth {}, MultiPV {}",
             self.correct,
             self.positions,
             100.0 * self.accuracy,
@@ -187,6 +205,9 @@ impl SuiteReport {
             self.fortresses,
             self.progress_called_progress,
             self.progresses,
+            self.dead_draw_called_dead_draw,
+            self.dead_draws,
+            self.fortress_called_progress,
             self.engine,
             self.max_depth,
             self.multipv

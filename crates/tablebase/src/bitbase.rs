@@ -131,6 +131,10 @@ impl ValueSource for Bitbase {
             Wdl::Draw => Dtm::Draw.code(),
         })
     }
+    /// The stand-in codes are read for their win/draw/loss only, in a set of DTM tables.
+    fn metric(&self) -> crate::metric::Metric {
+        crate::metric::Metric::Dtm
+    }
 }
 
 /// A set of bitbases, probed by position (colour flips, en passant handled).

@@ -3,9 +3,10 @@
 //! with the same arguments ends with byte-identical files.
 
 use crate::error::TbError;
-use crate::format::{file_name, write_table, TableFile};
+use crate::format::{write_table, TableFile};
 use crate::gen::generate;
 use crate::material::{dependency_order, Material};
+use crate::metric::Metric;
 use crate::table::{TableData, TableSet};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -19,13 +20,15 @@ use std::time::Instant;
 pub struct BuildRecord {
     /// The ending.
     pub ending: String,
+    /// What the table's distances count.
+    pub metric: Metric,
     /// True if a complete, checksum-valid file was already there.
     pub skipped: bool,
     /// Wall time of generation (0 if skipped).
     pub seconds: f64,
     /// Indices per side.
     pub indices_per_side: u64,
-    /// Longest distance to mate in plies.
+    /// Longest distance (to mate or to conversion) in plies.
     pub max_plies: u16,
     /// Size of the written file.
     pub file_bytes: u64,
@@ -59,16 +62,22 @@ pub fn progress_bar(show: bool, prefix: &str) -> ProgressBar {
     pb
 }
 
-/// Loads finished tables from `dir`, keeping small ones cached.
+/// Loads finished tables of one metric from `dir`, keeping small ones cached.
 pub struct Loader<'a> {
     dir: &'a Path,
+    metric: Metric,
     cache: HashMap<Material, Arc<TableData>>,
 }
 
 impl<'a> Loader<'a> {
-    /// A loader for `dir`.
+    /// A loader of the DTM tables of `dir`.
     pub fn new(dir: &'a Path) -> Loader<'a> {
-        Loader { dir, cache: HashMap::new() }
+        Loader::with_metric(dir, Metric::Dtm)
+    }
+
+    /// A loader of the tables of `metric` in `dir` (a file of another metric is refused).
+    pub fn with_metric(dir: &'a Path, metric: Metric) -> Loader<'a> {
+        Loader { dir, metric, cache: HashMap::new() }
     }
 
     /// The decompressed table of `m` (must exist and be valid).
@@ -76,11 +85,12 @@ impl<'a> Loader<'a> {
         if let Some(t) = self.cache.get(m) {
             return Ok(t.clone());
         }
-        let path = self.dir.join(file_name(m));
+        let path = self.dir.join(self.metric.file_name(m));
         if !path.exists() {
-            return Err(TbError::Missing(m.name()));
+            let name = if self.metric == Metric::Dtm { m.name() } else { format!("{} ({})", m.name(), self.metric) };
+            return Err(TbError::Missing(name));
         }
-        let t = Arc::new(TableFile::open(&path)?.load()?);
+        let t = Arc::new(TableFile::open_metric(&path, self.metric)?.load()?);
         if m.count() <= 4 {
             self.cache.insert(m.clone(), t.clone());
         }
@@ -89,7 +99,7 @@ impl<'a> Loader<'a> {
 
     /// A table set with `m`'s sub-tables.
     pub fn set_for(&mut self, m: &Material) -> Result<TableSet, TbError> {
-        let mut set = TableSet::new();
+        let mut set = TableSet::with_metric(self.metric);
         for c in m.children() {
             set.insert(self.load(&c)?);
         }
@@ -97,24 +107,38 @@ impl<'a> Loader<'a> {
     }
 }
 
-/// Generates `targets` and their sub-endings into `dir` (which must exist).
-/// Endings whose file is present and passes its checksums are skipped.
-/// `on_done` is called after each ending.
+/// Generates the DTM tables of `targets` and their sub-endings into `dir`
+/// (which must exist). Endings whose file is present and passes its checksums
+/// are skipped. `on_done` is called after each ending.
 pub fn build(
     targets: &[Material],
     dir: &Path,
     show_progress: bool,
+    on_done: impl FnMut(&BuildRecord),
+) -> Result<Vec<BuildRecord>, TbError> {
+    build_metric(targets, dir, Metric::Dtm, show_progress, on_done)
+}
+
+/// As [`build`], in `metric`: every sub-ending gets a table of the same metric
+/// (a DTC table takes only the win/draw/loss of its sub-tables, so theirs are
+/// as good as DTM ones, and the directory stays self-contained for probing).
+pub fn build_metric(
+    targets: &[Material],
+    dir: &Path,
+    metric: Metric,
+    show_progress: bool,
     mut on_done: impl FnMut(&BuildRecord),
 ) -> Result<Vec<BuildRecord>, TbError> {
-    let mut loader = Loader::new(dir);
+    let mut loader = Loader::with_metric(dir, metric);
     let mut out = Vec::new();
     for m in dependency_order(targets) {
-        let path = dir.join(file_name(&m));
+        let path = dir.join(metric.file_name(&m));
         if path.exists() {
-            match TableFile::open(&path) {
+            match TableFile::open_metric(&path, metric) {
                 Ok(f) => {
                     let rec = BuildRecord {
                         ending: m.name(),
+                        metric,
                         skipped: true,
                         seconds: 0.0,
                         indices_per_side: f.header().size,
@@ -145,6 +169,7 @@ pub fn build(
         let file_bytes = std::fs::metadata(&written).map(|md| md.len()).unwrap_or(0);
         let rec = BuildRecord {
             ending: m.name(),
+            metric,
             skipped: false,
             seconds,
             indices_per_side: report.size,

@@ -22,6 +22,16 @@ pub enum TbError {
         /// What is wrong.
         reason: String,
     },
+    /// The file is a valid table of another metric (a DTC table where DTM is read).
+    #[error("{path}: holds {} ({found}), not {} ({expected}): not used", found.description(), expected.description())]
+    WrongMetric {
+        /// The file.
+        path: PathBuf,
+        /// The file's metric.
+        found: crate::metric::Metric,
+        /// The metric the reader needs.
+        expected: crate::metric::Metric,
+    },
     /// A needed sub-table is missing.
     #[error("table {0} is needed but missing")]
     Missing(String),

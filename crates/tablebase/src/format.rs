@@ -5,7 +5,8 @@
 //!      0    8  magic "BSTNTB\r\n"
 //!      8    4  format version (1)
 //!     12   16  material name, ASCII, NUL-padded ("KRKN")
-//!     28    1  metric: 1 = distance to mate in plies
+//!     28    1  metric: 1 = distance to mate in plies (`KRKN.btb`),
+//!              2 = distance to conversion in plies (`KRKN.dtc.btb`)
 //!     29    1  index scheme: 1 = pawnless 8-fold (462 king pairs × 64^k),
 //!              2 = pawns 2-fold (32 × 64 king squares × 64 per piece × 48 per pawn)
 //!     30    1  bytes per value in the payload (1 or 2)
@@ -13,7 +14,7 @@
 //!     32    8  indices per side to move (N)
 //!     40    4  values per block (B)
 //!     44    4  blocks per side (K = ceil(N / B))
-//!     48    2  largest distance to mate in plies
+//!     48    2  largest distance (to mate or to conversion) in plies
 //!     50    2  reserved (0)
 //!     52    4  CRC-32 of the payload (everything after the header)
 //!     56    4  CRC-32 of bytes 0..56
@@ -26,17 +27,21 @@
 //! ```
 //!
 //! A value is the code of [`crate::value`]: 0 draw, 1 illegal/non-canonical,
-//! `2 + n` mate in `n` plies (side to move wins if `n` is odd, is mated if even).
+//! `2 + n` mate (or conversion) in `n` plies (side to move wins if `n` is odd,
+//! loses if even).
 //! Index `i` of side `s` lies in block `s·K + i / B` at position `i mod B`, so
 //! one probe decompresses one block (cached by [`crate::probe`]).
 //!
 //! Files are written to `<name>.btb.tmp` and renamed, so a reader sees either
 //! no file or a complete one; opening checks both checksums and the sizes, so
-//! a truncated or corrupt file is reported, never probed.
+//! a truncated or corrupt file is reported, never probed. [`TableFile::open`]
+//! accepts DTM tables only, so a DTC table renamed to a DTM table's name is
+//! refused ([`TbError::WrongMetric`]), never read as distances to mate.
 
 use crate::error::TbError;
 use crate::index::{Indexer, Scheme};
 use crate::material::Material;
+use crate::metric::Metric;
 use crate::table::{Codes, TableData, ValueSource};
 use bastion_core::Color;
 use std::io::Write;
@@ -54,9 +59,10 @@ pub const BLOCK_VALUES: usize = 1 << 15;
 /// zstd level used for writing (higher levels measured little smaller, much slower).
 pub const ZSTD_LEVEL: i32 = 9;
 
-/// The file name of an ending's table.
+/// The file name of an ending's DTM table (`KRKN.btb`); [`Metric::file_name`]
+/// names the tables of any metric.
 pub fn file_name(m: &Material) -> String {
-    format!("{}.btb", m.name())
+    Metric::Dtm.file_name(m)
 }
 
 /// Parsed header of a table file.
@@ -64,6 +70,8 @@ pub fn file_name(m: &Material) -> String {
 pub struct Header {
     /// The ending.
     pub material: Material,
+    /// What the distances count.
+    pub metric: Metric,
     /// Index scheme code (1 pawnless, 2 pawns).
     pub scheme: u8,
     /// Bytes per value (1 or 2).
@@ -74,7 +82,7 @@ pub struct Header {
     pub block_values: u32,
     /// Blocks per side.
     pub blocks: u32,
-    /// Largest DTM in plies.
+    /// Largest distance (to mate or to conversion) in plies.
     pub max_plies: u16,
     /// CRC-32 of the payload.
     pub payload_crc: u32,
@@ -119,7 +127,7 @@ pub fn encode_table(t: &TableData) -> Vec<u8> {
     let nb = t.material().name();
     name[..nb.len()].copy_from_slice(nb.as_bytes());
     h.extend_from_slice(&name);
-    h.push(1);
+    h.push(t.metric.header_code());
     h.push(t.indexer.scheme() as u8);
     h.push(width);
     h.push(0);
@@ -136,10 +144,12 @@ pub fn encode_table(t: &TableData) -> Vec<u8> {
     h
 }
 
-/// Writes a table to `dir` atomically (temporary file, fsync, rename).
+/// Writes a table to `dir` atomically (temporary file, fsync, rename), under
+/// its metric's file name.
 pub fn write_table(dir: &Path, t: &TableData) -> Result<PathBuf, TbError> {
-    let path = dir.join(file_name(t.material()));
-    let tmp = dir.join(format!("{}.tmp", file_name(t.material())));
+    let name = t.metric.file_name(t.material());
+    let path = dir.join(&name);
+    let tmp = dir.join(format!("{name}.tmp"));
     let io = |p: &Path| {
         let p = p.to_path_buf();
         move |source| TbError::Io { path: p, error: source }
@@ -189,8 +199,11 @@ pub fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header, TbError> {
     }
     let name: String = bytes[12..28].iter().take_while(|&&b| b != 0).map(|&b| b as char).collect();
     let material = Material::parse(&name).map_err(|_| corrupt(path, format!("bad material {name:?}")))?;
+    let metric = Metric::from_header_code(bytes[28])
+        .ok_or_else(|| corrupt(path, format!("unknown metric code {} in the header", bytes[28])))?;
     let h = Header {
         material,
+        metric,
         scheme: bytes[29],
         width: bytes[30],
         size: u64_at(32),
@@ -200,8 +213,7 @@ pub fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header, TbError> {
         payload_crc: u32_at(52),
     };
     let ix = Indexer::new(&h.material);
-    if bytes[28] != 1
-        || h.scheme != ix.scheme() as u8
+    if h.scheme != ix.scheme() as u8
         || !(h.width == 1 || h.width == 2)
         || h.size != ix.size()
         || h.block_values == 0
@@ -233,8 +245,23 @@ struct BlockCache {
 const CACHE_BLOCKS: usize = 16;
 
 impl TableFile {
-    /// Reads and checks a table file (both checksums, offsets, sizes).
+    /// Reads and checks a DTM table file (both checksums, offsets, sizes); a table
+    /// of another metric is refused with [`TbError::WrongMetric`].
     pub fn open(path: &Path) -> Result<TableFile, TbError> {
+        TableFile::open_metric(path, Metric::Dtm)
+    }
+
+    /// Reads and checks a table file of `metric`; one of another metric is refused.
+    pub fn open_metric(path: &Path, metric: Metric) -> Result<TableFile, TbError> {
+        let f = TableFile::open_any(path)?;
+        if f.header.metric != metric {
+            return Err(TbError::WrongMetric { path: path.to_path_buf(), found: f.header.metric, expected: metric });
+        }
+        Ok(f)
+    }
+
+    /// Reads and checks a table file of any metric (see [`Header::metric`]).
+    pub fn open_any(path: &Path) -> Result<TableFile, TbError> {
         // The header says how large the file may be: the offset table and every block
         // at zstd's worst-case size. Anything larger (or a device) is refused unread.
         let header =
@@ -345,7 +372,7 @@ impl TableFile {
                 Ok(Codes::Wide(v))
             }
         };
-        Ok(TableData { indexer: self.indexer.clone(), values: [side(0)?, side(1)?] })
+        Ok(TableData { indexer: self.indexer.clone(), metric: self.header.metric, values: [side(0)?, side(1)?] })
     }
 }
 
@@ -357,6 +384,9 @@ impl ValueSource for TableFile {
         let bv = self.header.block_values as u64;
         let block = side.index() as u32 * self.header.blocks + (idx / bv) as u32;
         Ok(self.block(block)?[(idx % bv) as usize])
+    }
+    fn metric(&self) -> Metric {
+        self.header.metric
     }
 }
 

@@ -19,12 +19,18 @@
 //! the side to move, of the stored position without the right and the
 //! en-passant captures; it is decided as soon as that position is.
 //!
+//! The metric is the sub-tables' ([`TableSet::metric`]): for DTM an exit's
+//! value is the smaller ending's distance to mate plus one ply, for DTC
+//! (distance to conversion) it is a conversion valued from the smaller
+//! ending's win/draw/loss alone ([`Metric::exit_value`]); the levels are the same.
+//!
 //! Levels are processed in parallel (rayon); decisions are compare-and-swap
 //! on atomics and every writer of a cell writes the same value, so the result
 //! does not depend on the number of threads or on timing.
 
 use crate::index::Indexer;
 use crate::material::Material;
+use crate::metric::Metric;
 use crate::table::{Codes, TableData, TableSet};
 use crate::value::{Dtm, DRAW, ILLEGAL};
 use bastion_core::{attacks, Bitboard, Color, Move, Position, Role, Square};
@@ -102,6 +108,7 @@ pub struct GenReport {
 
 struct Gen<'a> {
     ix: &'a Indexer,
+    metric: Metric,
     values: [Vec<AtomicU16>; 2],
     counters: [Vec<AtomicU8>; 2],
     exits: [Vec<AtomicU16>; 2],
@@ -124,14 +131,17 @@ fn exit_dtm(code: u16) -> Option<Dtm> {
     }
 }
 
-/// Generates the table of `material` (normalised); `subs` must hold every
-/// table of [`Material::children`]. `progress` counts indices initialised.
+/// Generates the table of `material` (normalised) in the metric of `subs`, which
+/// must hold every table of [`Material::children`]. `progress` counts indices
+/// initialised.
 pub fn generate(material: &Material, subs: &TableSet, progress: &ProgressBar) -> (TableData, GenReport) {
     let ix = Indexer::new(material);
     let n = ix.size() as usize;
     let mk = |_| (0..n).map(|_| AtomicU16::new(DRAW)).collect::<Vec<_>>();
+    let metric = subs.metric();
     let mut g = Gen {
         ix: &ix,
+        metric,
         values: [mk(0), mk(1)],
         counters: [(0..n).map(|_| AtomicU8::new(0)).collect(), (0..n).map(|_| AtomicU8::new(0)).collect()],
         exits: [mk(0), mk(1)],
@@ -173,7 +183,8 @@ pub fn generate(material: &Material, subs: &TableSet, progress: &ProgressBar) ->
     for (q_side, q_idx, qep) in ep_inits {
         let mut best: Option<Dtm> = None;
         for &m in qep.legal_moves().iter().filter(|m| m.is_en_passant()) {
-            let v = subs.probe(&qep.play(m)).ok().flatten().expect("sub-table for en-passant capture").back();
+            let v =
+                metric.exit_value(subs.probe(&qep.play(m)).ok().flatten().expect("sub-table for en-passant capture"));
             if best.is_none_or(|b| v.better(b).is_gt()) {
                 best = Some(v);
             }
@@ -233,7 +244,7 @@ pub fn generate(material: &Material, subs: &TableSet, progress: &ProgressBar) ->
     let Gen { values, .. } = g;
     let [w, b] = values;
     let conv = |v: Vec<AtomicU16>| Codes::from_wide(v.into_iter().map(AtomicU16::into_inner).collect());
-    (TableData { indexer: ix.clone(), values: [conv(w), conv(b)] }, report)
+    (TableData { indexer: ix.clone(), metric, values: [conv(w), conv(b)] }, report)
 }
 
 impl Gen<'_> {
@@ -287,7 +298,7 @@ impl Gen<'_> {
             if capture || m.is_promotion() {
                 let after = pos.play(m);
                 let v = match subs.probe(&after) {
-                    Ok(Some(v)) => v.back(),
+                    Ok(Some(v)) => self.metric.exit_value(v),
                     other => panic!("sub-table value missing for {} ({other:?})", after.fen()),
                 };
                 if best_exit.is_none_or(|b| v.better(b).is_gt()) {
@@ -469,8 +480,8 @@ impl Gen<'_> {
     }
 }
 
-/// Generates `targets` and everything they need into `set`, in memory
-/// (tables already in `set` are kept). Returns the names generated.
+/// Generates `targets` and everything they need into `set`, in memory and in the
+/// set's metric (tables already in `set` are kept). Returns the names generated.
 pub fn generate_all_into(targets: &[Material], set: &mut TableSet) -> Vec<String> {
     let mut done = Vec::new();
     for m in crate::material::dependency_order(targets) {

@@ -1,6 +1,7 @@
 //! Bastion's endgame tablebases.
 //!
-//! * [`gen`]: retrograde generation of distance-to-mate (DTM) tables, Algorithm B
+//! * [`gen`]: retrograde generation of distance-to-mate (DTM) or distance-to-conversion
+//!   (DTC, [`metric`]) tables, Algorithm B
 //!   (Bratko 1978, §2) with move counters, for any material up to five men (pawns
 //!   and en passant included, castling excluded).
 //! * [`format`]: the compressed, checksummed file format (see
@@ -21,6 +22,7 @@ pub mod format;
 pub mod gen;
 pub mod index;
 pub mod material;
+pub mod metric;
 pub mod probe;
 pub mod probers;
 pub mod report;
@@ -33,6 +35,7 @@ pub mod verify;
 pub use bitbase::{Bitbase, Bitbases};
 pub use error::TbError;
 pub use material::Material;
+pub use metric::Metric;
 pub use probe::{MoveValue, Tablebases};
 pub use probers::{OpenError, Probers};
 pub use syzygy::SyzygyProber;

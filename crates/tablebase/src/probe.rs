@@ -6,11 +6,18 @@
 //! makes probes of its ending fail with [`TbError::Corrupt`] (the `try_`
 //! methods) or answer `None` (the plain ones): it is never probed silently.
 //! All methods take `&self`; the type is `Send + Sync`.
+//!
+//! A [`Tablebases`] reads tables of one metric: [`Tablebases::open`] the DTM
+//! tables (`KRKN.btb`), [`Tablebases::open_metric`] those of a metric
+//! (`KRKN.dtc.btb` for DTC). A file whose header names another metric is
+//! refused when opened, and the [`TablebaseProbe`] of DTC tables gives no
+//! distance to mate, so the engine never takes a distance to conversion for one.
 
 use crate::error::TbError;
 use crate::format::TableFile;
 use crate::index::Indexer;
 use crate::material::Material;
+use crate::metric::Metric;
 use crate::table::{TableSet, ValueSource};
 use crate::value::{Dtm, Wdl};
 use bastion_core::tablebase::TablebaseProbe;
@@ -22,15 +29,18 @@ use std::sync::{Arc, OnceLock};
 struct LazyTable {
     path: PathBuf,
     indexer: Indexer,
-    file: OnceLock<Result<TableFile, String>>,
+    metric: Metric,
+    file: OnceLock<Result<TableFile, TbError>>,
 }
 
 impl LazyTable {
     fn get(&self) -> Result<&TableFile, TbError> {
-        self.file
-            .get_or_init(|| TableFile::open(&self.path).map_err(|e| e.to_string()))
-            .as_ref()
-            .map_err(|reason| TbError::Corrupt { path: self.path.clone(), reason: reason.clone() })
+        self.file.get_or_init(|| TableFile::open_metric(&self.path, self.metric)).as_ref().map_err(|e| match e {
+            TbError::WrongMetric { path, found, expected } => {
+                TbError::WrongMetric { path: path.clone(), found: *found, expected: *expected }
+            }
+            other => TbError::Corrupt { path: self.path.clone(), reason: other.to_string() },
+        })
     }
 }
 
@@ -41,9 +51,13 @@ impl ValueSource for LazyTable {
     fn code(&self, side: Color, idx: u64) -> Result<u16, TbError> {
         self.get()?.code(side, idx)
     }
+    fn metric(&self) -> Metric {
+        self.metric
+    }
 }
 
-/// A collection of DTM tables from one or more directories.
+/// A collection of tables of one metric (DTM unless opened with
+/// [`Tablebases::open_metric`]) from one or more directories.
 pub struct Tablebases {
     set: TableSet,
     endings: Vec<(Material, PathBuf)>,
@@ -59,10 +73,15 @@ pub struct MoveValue {
 }
 
 impl Tablebases {
-    /// Indexes the `*.btb` files of `dirs` (later directories do not replace
-    /// endings found earlier). Files are checked when first probed.
+    /// Indexes the DTM tables (`<ENDING>.btb`) of `dirs` (later directories do
+    /// not replace endings found earlier). Files are checked when first probed.
     pub fn open<P: AsRef<Path>>(dirs: &[P]) -> Result<Tablebases, TbError> {
-        let mut set = TableSet::new();
+        Tablebases::open_metric(dirs, Metric::Dtm)
+    }
+
+    /// Indexes the tables of `metric` (`<ENDING>` + [`Metric::file_suffix`]) of `dirs`.
+    pub fn open_metric<P: AsRef<Path>>(dirs: &[P], metric: Metric) -> Result<Tablebases, TbError> {
+        let mut set = TableSet::with_metric(metric);
         let mut endings: Vec<(Material, PathBuf)> = Vec::new();
         for dir in dirs {
             let dir = dir.as_ref();
@@ -70,20 +89,22 @@ impl Tablebases {
             let mut paths: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
             paths.sort();
             for path in paths {
-                if path.extension().and_then(|e| e.to_str()) != Some("btb") {
-                    continue;
-                }
-                let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else { continue };
-                let Ok(m) = Material::parse(stem) else { continue };
-                if !m.is_normalized() || m.name() != stem || endings.iter().any(|(e, _)| *e == m) {
+                let Some(name) = path.file_name().and_then(|s| s.to_str()) else { continue };
+                let Some(m) = metric.ending_of_file_name(name) else { continue };
+                if endings.iter().any(|(e, _)| *e == m) {
                     continue;
                 }
                 let indexer = Indexer::new(&m);
-                set.insert(Arc::new(LazyTable { path: path.clone(), indexer, file: OnceLock::new() }));
+                set.insert(Arc::new(LazyTable { path: path.clone(), indexer, metric, file: OnceLock::new() }));
                 endings.push((m, path));
             }
         }
         Ok(Tablebases { set, endings })
+    }
+
+    /// What the tables' distances count.
+    pub fn metric(&self) -> Metric {
+        self.set.metric()
     }
 
     /// The endings available, with their files.
@@ -106,12 +127,14 @@ impl Tablebases {
         Ok(())
     }
 
-    /// Exact DTM of a position, `Ok(None)` if its ending is not available.
+    /// Exact value of a position (distance in the tables' metric: to mate for the
+    /// DTM tables), `Ok(None)` if its ending is not available.
     pub fn try_probe_dtm(&self, pos: &Position) -> Result<Option<Dtm>, TbError> {
         self.set.probe(pos)
     }
 
-    /// Exact DTM, `None` if unavailable or the table is corrupt.
+    /// Exact value (as [`Tablebases::try_probe_dtm`]), `None` if unavailable or
+    /// the table is corrupt.
     pub fn probe_dtm(&self, pos: &Position) -> Option<Dtm> {
         self.try_probe_dtm(pos).ok().flatten()
     }
@@ -125,9 +148,10 @@ impl Tablebases {
     /// successor's ending is unavailable.
     pub fn try_move_values(&self, pos: &Position) -> Result<Option<Vec<MoveValue>>, TbError> {
         let mut out = Vec::new();
+        let metric = self.metric();
         for &mv in pos.legal_moves().iter() {
             let Some(v) = self.set.probe(&pos.play(mv))? else { return Ok(None) };
-            out.push(MoveValue { mv, value: v.back() });
+            out.push(MoveValue { mv, value: metric.move_value(pos, mv, v) });
         }
         out.sort_by(|a, b| b.value.better(a.value));
         Ok(Some(out))
@@ -140,7 +164,8 @@ impl Tablebases {
         Some(all.into_iter().filter(|m| m.value == best).collect())
     }
 
-    /// An optimal line from `pos`: to mate if won or lost, at most `max_plies`
+    /// An optimal line from `pos`: to mate if won or lost (for DTC tables: to
+    /// the conversion, the capture or promotion included), at most `max_plies`
     /// long (a drawn position gives an empty line).
     pub fn try_line(&self, pos: &Position, max_plies: usize) -> Result<Vec<Move>, TbError> {
         let mut line = Vec::new();
@@ -152,14 +177,19 @@ impl Tablebases {
                 break;
             }
             line.push(best.mv);
+            if self.metric() == Metric::Dtc && Metric::leaves_ending(&p, best.mv) {
+                break;
+            }
             p = p.play(best.mv);
         }
         Ok(line)
     }
 }
 
-/// Bastion's DTM tables behind the shared prober trait: exact distances to mate,
-/// values that ignore the 50-move rule (never cursed or blessed).
+/// Bastion's tables behind the shared prober trait: exact distances to mate,
+/// values that ignore the 50-move rule (never cursed or blessed). Tables of
+/// another metric (DTC) give their win/draw/loss but never a distance: the
+/// search must not take a distance to conversion for a distance to mate.
 impl TablebaseProbe for Tablebases {
     fn max_pieces(&self) -> u32 {
         self.max_men() as u32
@@ -170,12 +200,21 @@ impl TablebaseProbe for Tablebases {
     }
 
     fn probe_dtm(&self, pos: &Position) -> Option<i32> {
+        if self.metric() != Metric::Dtm {
+            return None;
+        }
         Tablebases::probe_dtm(self, pos).map(Dtm::signed_plies)
     }
 
     fn probe_root(&self, pos: &Position) -> Option<Vec<(Move, Wdl, Option<i32>)>> {
         let values = self.try_move_values(pos).ok().flatten()?;
-        Some(values.into_iter().map(|mv| (mv.mv, mv.value.wdl(), mv.value.plies().map(i32::from))).collect())
+        let dtm = self.metric() == Metric::Dtm;
+        Some(
+            values
+                .into_iter()
+                .map(|mv| (mv.mv, mv.value.wdl(), mv.value.plies().filter(|_| dtm).map(i32::from)))
+                .collect(),
+        )
     }
 }
 

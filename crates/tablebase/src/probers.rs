@@ -112,6 +112,10 @@ impl TablebaseProbe for Probers {
         self.dtm.as_ref()?.probe_dtm(pos).map(Dtm::signed_plies)
     }
 
+    fn probe_dtz(&self, pos: &Position) -> Option<i32> {
+        TablebaseProbe::probe_dtz(self.syzygy.as_deref()?, pos)
+    }
+
     fn probe_root(&self, pos: &Position) -> Option<Vec<(Move, Wdl, Option<i32>)>> {
         if let Some(values) = self.dtm.as_deref().and_then(|t| t.probe_root(pos)) {
             return Some(values);

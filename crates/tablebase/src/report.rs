@@ -9,6 +9,7 @@ use serde::Serialize;
 
 use crate::driver::BuildRecord;
 use crate::error::TbError;
+use crate::metric::Metric;
 use crate::probe::Tablebases;
 use crate::stats::Stats;
 use crate::value::Dtm;
@@ -27,11 +28,12 @@ impl BuildRecord {
             return format!("{:<7} already complete ({} bytes, checksums good)", self.ending, self.file_bytes);
         }
         format!(
-            "{:<7} {:>8.2} s  {:>12} positions ({:.0}/s)  max DTM {:>3} plies  file {:>10} bytes  work {:.1} MiB  peak RSS {:.1} MiB",
+            "{:<7} {:>8.2} s  {:>12} positions ({:.0}/s)  max {} {:>3} plies  file {:>10} bytes  work {:.1} MiB  peak RSS {:.1} MiB",
             self.ending,
             self.seconds,
             2 * self.indices_per_side,
             2.0 * self.indices_per_side as f64 / self.seconds.max(1e-9),
+            self.metric.name().to_uppercase(),
             self.max_plies,
             self.file_bytes,
             mib(self.work_bytes),
@@ -84,16 +86,23 @@ pub struct ProbeReport {
     pub fen: String,
     /// Its ending, stronger side first.
     pub ending: String,
-    /// Its value for the side to move.
+    /// What the tables' distances count (`"dtm"` or `"dtc"`).
+    pub metric: Metric,
+    /// Its value for the side to move (plies to mate, or to conversion for DTC tables).
     pub value: Dtm,
     /// Win, draw or loss (written `"win"`, `"draw"`, `"loss"`).
     #[serde(serialize_with = "lowercase_name")]
     pub wdl: crate::Wdl,
-    /// Moves to mate (either way), when decided.
+    /// Moves to mate (either way), when decided and the tables are DTM tables.
     pub mate_in_moves: Option<u16>,
+    /// Moves of the winning side to the conversion, when decided and the tables
+    /// are DTC tables.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub conversion_in_moves: Option<u16>,
     /// Every legal move's value.
     pub moves: Vec<ProbedMove>,
-    /// The optimal line in SAN (empty when drawn or over).
+    /// The optimal line in SAN (empty when drawn or over): to mate, or for DTC
+    /// tables to the conversion.
     pub line: Vec<String>,
     /// The board, for the text report.
     #[serde(skip)]
@@ -128,6 +137,7 @@ const MAX_LINE_PLIES: usize = 400;
 impl ProbeReport {
     /// Probes `pos`: its value, every legal move's value and the optimal line.
     pub fn probe(tbs: &Tablebases, pos: &Position) -> Result<ProbeReport, ProbeError> {
+        let metric = tbs.metric();
         let value = tbs.try_probe_dtm(pos)?.ok_or(ProbeError::NoTable)?;
         let moves = tbs.try_move_values(pos)?.ok_or(ProbeError::NoSuccessorTable)?;
         let mut p = pos.clone();
@@ -139,9 +149,11 @@ impl ProbeReport {
         Ok(ProbeReport {
             fen: pos.fen(),
             ending: crate::Material::of(pos).normalized().0.name(),
+            metric,
             value,
             wdl: value.wdl(),
-            mate_in_moves: value.moves(),
+            mate_in_moves: value.moves().filter(|_| metric == Metric::Dtm),
+            conversion_in_moves: value.moves().filter(|_| metric == Metric::Dtc),
             moves: moves
                 .iter()
                 .map(|m| ProbedMove { uci: pos.to_uci(m.mv), san: pos.san(m.mv), value: m.value })
@@ -156,9 +168,9 @@ impl ProbeReport {
         let mut out = String::new();
         // Writing to a String cannot fail.
         let _ = writeln!(out, "{}", self.board);
-        let _ = writeln!(out, "ending {}: {}", self.ending, self.value);
+        let _ = writeln!(out, "ending {}: {}", self.ending, self.metric.describe(self.value));
         for m in &self.moves {
-            let _ = writeln!(out, "  {:<8} {:<6} {}", m.san, m.uci, m.value);
+            let _ = writeln!(out, "  {:<8} {:<6} {}", m.san, m.uci, self.metric.describe(m.value));
         }
         if self.line.is_empty() {
             let _ = writeln!(out, "optimal line: (none: drawn or game over)");
@@ -174,22 +186,52 @@ impl Stats {
     pub fn to_text(&self, file_len: u64) -> String {
         let mut out = String::new();
         // Writing to a String cannot fail.
-        let _ = writeln!(out, "{} ({} bytes)", self.ending, file_len);
+        match self.metric {
+            Metric::Dtm => {
+                let _ = writeln!(out, "{} ({} bytes)", self.ending, file_len);
+            }
+            Metric::Dtc => {
+                let _ = writeln!(out, "{} DTC ({} bytes)", self.ending, file_len);
+            }
+        }
+        let dtc = self.metric == Metric::Dtc;
         for (name, st) in ["White to move", "Black to move"].iter().zip(&self.sides) {
             let _ = writeln!(
                 out,
                 "  {name}: {} legal ({} up to symmetry); wins {} / draws {} / losses {} (up to symmetry); full board {} / {} / {}",
                 st.legal_full, st.legal, st.wins, st.draws, st.losses, st.wins_full, st.draws_full, st.losses_full
             );
+            let hist = |h: &[u64]| -> String {
+                let cells: Vec<String> =
+                    h.iter().enumerate().filter(|(_, &c)| c > 0).map(|(p, c)| format!("{p}:{c}")).collect();
+                cells.join(" ")
+            };
+            if dtc {
+                if let Some((p, fen)) = &st.longest_win {
+                    let _ = writeln!(
+                        out,
+                        "    longest win: DTC {p} plies (conversion in {}), e.g. {fen}",
+                        crate::metric::moves(p.div_ceil(2))
+                    );
+                }
+                if let Some((p, fen)) = &st.longest_loss {
+                    let _ = writeln!(
+                        out,
+                        "    longest loss: DTC {p} plies (conversion in {}), e.g. {fen}",
+                        crate::metric::moves(p / 2)
+                    );
+                }
+                let _ = writeln!(out, "    plies to conversion:count  {}", hist(&st.histogram));
+                let _ = writeln!(out, "    full board:  {}", hist(&st.histogram_full));
+                continue;
+            }
             if let Some((p, fen)) = &st.longest_win {
                 let _ = writeln!(out, "    longest win: mate in {} ({p} plies), e.g. {fen}", p.div_ceil(2));
             }
             if let Some((p, fen)) = &st.longest_loss {
                 let _ = writeln!(out, "    longest loss: mated in {} ({p} plies), e.g. {fen}", p / 2);
             }
-            let hist: Vec<String> =
-                st.histogram.iter().enumerate().filter(|(_, &c)| c > 0).map(|(p, c)| format!("{p}:{c}")).collect();
-            let _ = writeln!(out, "    plies to mate:count  {}", hist.join(" "));
+            let _ = writeln!(out, "    plies to mate:count  {}", hist(&st.histogram));
         }
         out
     }

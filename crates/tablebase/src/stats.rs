@@ -1,7 +1,8 @@
 //! Statistics of a table: wins, draws and losses for each side to move, both
 //! up to symmetry (canonical indices) and over the full board (each canonical
 //! position weighted by the size of its symmetry orbit), the distribution of
-//! distances to mate, and the longest win with an example.
+//! distances (to mate, or to conversion for a DTC table), and the longest win
+//! with an example.
 //!
 //! "Legal" means: men on distinct squares, kings not adjacent, the side not
 //! to move not in check (at most two checkers), pawns on ranks 2–7, no
@@ -9,6 +10,7 @@
 //! and Black to move are counted separately, as Bratko (1978) and the
 //! literature do for KRKN (10,780,728 and 12,535,256).
 
+use crate::metric::Metric;
 use crate::table::TableData;
 use crate::value::Dtm;
 use bastion_core::Color;
@@ -34,9 +36,11 @@ pub struct SideStats {
     pub draws_full: u64,
     /// Losses on the full board.
     pub losses_full: u64,
-    /// Positions (up to symmetry) by plies to mate: index n = mate in n plies
-    /// (odd n: the side to move wins; even n: it is mated).
+    /// Positions (up to symmetry) by plies to mate (to conversion in a DTC
+    /// table): index n = n plies (odd n: the side to move wins; even n: it loses).
     pub histogram: Vec<u64>,
+    /// The same on the full board (each position weighted by its symmetry orbit).
+    pub histogram_full: Vec<u64>,
     /// The longest win in plies and an example position (FEN).
     pub longest_win: Option<(u16, String)>,
     /// The longest loss in plies and an example position (FEN).
@@ -48,6 +52,8 @@ pub struct SideStats {
 pub struct Stats {
     /// The ending's name.
     pub ending: String,
+    /// What the distances count.
+    pub metric: Metric,
     /// White to move, then Black to move.
     pub sides: [SideStats; 2],
 }
@@ -66,6 +72,12 @@ fn merge(mut a: SideStats, b: SideStats) -> SideStats {
     }
     for (i, v) in b.histogram.into_iter().enumerate() {
         a.histogram[i] += v;
+    }
+    if a.histogram_full.len() < b.histogram_full.len() {
+        a.histogram_full.resize(b.histogram_full.len(), 0);
+    }
+    for (i, v) in b.histogram_full.into_iter().enumerate() {
+        a.histogram_full[i] += v;
     }
     // Keep the example with the smaller index for reproducible output: a's chunk comes first.
     if b.longest_win.as_ref().map(|x| x.0) > a.longest_win.as_ref().map(|x| x.0) {
@@ -120,8 +132,10 @@ pub fn stats(t: &TableData) -> Stats {
                         let p = p as usize;
                         if s.histogram.len() <= p {
                             s.histogram.resize(p + 1, 0);
+                            s.histogram_full.resize(p + 1, 0);
                         }
                         s.histogram[p] += 1;
+                        s.histogram_full[p] += orbit;
                     }
                 }
                 s
@@ -139,5 +153,5 @@ pub fn stats(t: &TableData) -> Stats {
         fen(&mut s.longest_loss);
         s
     };
-    Stats { ending: t.material().name(), sides: [side_stats(Color::White), side_stats(Color::Black)] }
+    Stats { ending: t.material().name(), metric: t.metric, sides: [side_stats(Color::White), side_stats(Color::Black)] }
 }

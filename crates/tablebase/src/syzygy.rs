@@ -126,6 +126,21 @@ impl SyzygyProber {
         self.damage.get().map(String::as_str)
     }
 
+    /// A probe's answer behind [`TablebaseProbe`], which can only say "not covered":
+    /// the first damaged table met is kept and reported once.
+    fn covered<T>(&self, result: Result<T, SyzygyError>) -> Option<T> {
+        match result {
+            Ok(v) => Some(v),
+            Err(SyzygyError::Damaged(e)) => {
+                if self.damage.set(e.clone()).is_ok() {
+                    eprintln!("warning: {e}; positions that need it are treated as not in the tables");
+                }
+                None
+            }
+            Err(_) => None,
+        }
+    }
+
     /// The largest number of men covered.
     pub fn max_pieces(&self) -> usize {
         self.tb.max_pieces()
@@ -182,16 +197,14 @@ impl TablebaseProbe for SyzygyProber {
         if pos.occupied().count() as usize > self.max_pieces() {
             return None;
         }
-        match self.probe_wdl(pos) {
-            Ok(wdl) => Some(wdl),
-            Err(SyzygyError::Damaged(e)) => {
-                if self.damage.set(e.clone()).is_ok() {
-                    eprintln!("warning: {e}; positions that need it are treated as not in the tables");
-                }
-                None
-            }
-            Err(_) => None,
+        self.covered(self.probe_wdl(pos))
+    }
+
+    fn probe_dtz(&self, pos: &Position) -> Option<i32> {
+        if pos.occupied().count() as usize > self.max_pieces() {
+            return None;
         }
+        self.covered(self.probe_dtz(pos)).map(|(dtz, _rounded)| dtz)
     }
 
     fn probe_root(&self, pos: &Position) -> Option<Vec<(Move, Wdl, Option<i32>)>> {
@@ -233,6 +246,7 @@ mod tests {
         assert_eq!(n, 0);
         let pos = Position::from_fen("8/8/8/8/8/2k5/8/K6R w - - 0 1").unwrap();
         assert!(p.probe_wdl(&pos).is_err());
+        assert_eq!(TablebaseProbe::probe_dtz(&p, &pos), None);
         assert!(SyzygyProber::open(&dir.join("missing")).is_err());
         std::fs::remove_dir_all(&dir).ok();
     }

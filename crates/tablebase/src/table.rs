@@ -4,6 +4,7 @@
 use crate::error::TbError;
 use crate::index::Indexer;
 use crate::material::Material;
+use crate::metric::Metric;
 use crate::value::{Dtm, ILLEGAL};
 use bastion_core::{zobrist, Color, Piece, Position, Role};
 use std::collections::HashMap;
@@ -15,6 +16,8 @@ pub trait ValueSource: Send + Sync {
     fn indexer(&self) -> &Indexer;
     /// The stored code (see [`crate::value`]).
     fn code(&self, side: Color, idx: u64) -> Result<u16, TbError>;
+    /// What the stored distances count.
+    fn metric(&self) -> Metric;
 }
 
 /// The codes of one side to move, one byte each when every code fits in a
@@ -84,6 +87,8 @@ impl Codes {
 pub struct TableData {
     /// The indexer (and material).
     pub indexer: Indexer,
+    /// What the distances count.
+    pub metric: Metric,
     /// Codes for White to move and Black to move.
     pub values: [Codes; 2],
 }
@@ -99,7 +104,7 @@ impl TableData {
         Dtm::from_code(self.values[side.index()].get(idx as usize))
     }
 
-    /// The largest distance to mate stored, in plies.
+    /// The largest distance stored (to mate or to conversion), in plies.
     pub fn max_plies(&self) -> u16 {
         self.values.iter().flat_map(Codes::iter).filter(|&c| c > ILLEGAL).map(|c| c - 2).max().unwrap_or(0)
     }
@@ -111,6 +116,9 @@ impl ValueSource for TableData {
     }
     fn code(&self, side: Color, idx: u64) -> Result<u16, TbError> {
         Ok(self.values[side.index()].get(idx as usize))
+    }
+    fn metric(&self) -> Metric {
+        self.metric
     }
 }
 
@@ -129,20 +137,36 @@ pub fn material_key(m: &Material) -> u64 {
     key
 }
 
-/// A set of tables, probed by position.
+/// A set of tables of one metric, probed by position.
 #[derive(Clone, Default)]
 pub struct TableSet {
     by_key: HashMap<u64, (Arc<dyn ValueSource>, bool)>,
+    metric: Metric,
 }
 
 impl TableSet {
-    /// An empty set.
+    /// An empty set of DTM tables.
     pub fn new() -> TableSet {
         TableSet::default()
     }
 
+    /// An empty set of tables of `metric`.
+    pub fn with_metric(metric: Metric) -> TableSet {
+        TableSet { by_key: HashMap::new(), metric }
+    }
+
+    /// What the set's distances count (and what [`crate::gen::generate`] makes from it).
+    pub fn metric(&self) -> Metric {
+        self.metric
+    }
+
     /// Adds a table (it answers for both colour orientations of its material).
+    ///
+    /// # Panics
+    /// If the table's metric is not the set's: a DTC value must never be read as
+    /// a distance to mate (files are checked when opened, so this is a programming error).
     pub fn insert(&mut self, table: Arc<dyn ValueSource>) {
+        assert_eq!(table.metric(), self.metric, "a {} table in a set of {} tables", table.metric(), self.metric);
         let m = table.indexer().material().clone();
         self.by_key.insert(material_key(&m.flipped()), (table.clone(), true));
         self.by_key.insert(material_key(&m), (table, false));
@@ -183,7 +207,8 @@ impl TableSet {
         Ok(Dtm::from_code(table.code(side, idx)?))
     }
 
-    /// Value from the values of all successors (used for en-passant positions).
+    /// Value from the values of all successors (used for en-passant positions);
+    /// captures and promotions are valued by the set's metric.
     pub fn probe_by_moves(&self, pos: &Position) -> Result<Option<Dtm>, TbError> {
         let moves = pos.legal_moves();
         if moves.is_empty() {
@@ -192,7 +217,7 @@ impl TableSet {
         let mut best: Option<Dtm> = None;
         for &m in moves.iter() {
             let Some(v) = self.probe(&pos.play(m))? else { return Ok(None) };
-            let v = v.back();
+            let v = self.metric.move_value(pos, m, v);
             if best.is_none_or(|b| v.better(b).is_gt()) {
                 best = Some(v);
             }

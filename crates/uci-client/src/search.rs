@@ -42,8 +42,29 @@ impl SearchResult {
         self.final_info().and_then(|i| i.score)
     }
 
-    /// Deepest nominal depth reported by any `info` line.
+    /// Deepest nominal depth of a scored `info` line. Lines without a score, such as
+    /// `info depth 19 currmove e2e4 currmovenumber 1`, name the iteration being searched,
+    /// not one completed, so they do not count (with them, the depth reached at fixed
+    /// nodes would depend on whether the search ran long enough to send them).
     pub fn depth(&self) -> Option<u32> {
-        self.infos.iter().filter_map(|i| i.depth).max()
+        self.infos.iter().filter(|i| i.score.is_some()).filter_map(|i| i.depth).max()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn depth_counts_only_scored_lines() {
+        let infos = [
+            "info depth 18 seldepth 25 score cp 31 nodes 1000 pv e2e4",
+            "info depth 19 currmove e2e4 currmovenumber 1",
+        ]
+        .into_iter()
+        .map(crate::info::parse_info)
+        .collect();
+        let r = SearchResult { best: BestMove::default(), infos, elapsed: Duration::ZERO };
+        assert_eq!(r.depth(), Some(18));
     }
 }

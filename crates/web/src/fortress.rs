@@ -7,7 +7,7 @@ use crate::error::{ApiError, ApiJson, ApiResult};
 use crate::AppState;
 use axum::extract::State;
 use axum::Json;
-use bastion_fortress::{analyse, render_svg, Config, Eval};
+use bastion_fortress::{analyse, render_svg, Config, Eval, ProbeConfig};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
@@ -86,8 +86,10 @@ pub async fn fortress(State(state): State<AppState>, ApiJson(req): ApiJson<Fortr
             caps.max_fortress_moves
         )));
     }
-    // Every search is bounded; with the breakthrough search there is one per legal move.
-    let searches = if req.breakthrough { 1 + pos.legal_moves().len() as u64 + 4 } else { 1 };
+    // Every search is bounded; with the breakthrough search there is one per legal move, and
+    // the progress test runs its own for the position and for each line followed.
+    let probe_searches = (k as u64 + 1) * ProbeConfig::default().max_searches();
+    let searches = probe_searches + if req.breakthrough { 1 + pos.legal_moves().len() as u64 + 4 } else { 1 };
     let limit = req
         .search_limit_ms
         .unwrap_or(20_000)

@@ -23,6 +23,7 @@ pub mod origin;
 pub mod progressive;
 pub mod server;
 pub mod solver;
+pub mod syzygy;
 pub mod tablebase;
 
 pub use server::{serve_on, NetLimits};
@@ -127,10 +128,10 @@ impl Default for Caps {
 /// Server configuration.
 #[derive(Clone, Debug, Default)]
 pub struct Config {
-    /// Directory for app data (reserved; the browser keeps games itself).
-    pub data_dir: Option<PathBuf>,
-    /// Directory holding tablebase files; the only files the server reads.
+    /// Directory holding Bastion's DTM tablebase files.
     pub tb_dir: Option<PathBuf>,
+    /// Directory holding Syzygy WDL/DTZ files. With `tb_dir`, the only files the server reads.
+    pub syzygy_dir: Option<PathBuf>,
     /// Work limits.
     pub caps: Caps,
     /// Command line (program and arguments) of the UCI engine the fortress detector drives.
@@ -153,18 +154,22 @@ pub struct AppState {
     hosts: Arc<HostPolicy>,
     /// The tables opened from `--tb-dir`, if any.
     pub tablebases: Option<Arc<tablebase::Tables>>,
+    /// The Syzygy tables opened from `--syzygy-dir`, if any.
+    pub syzygy: Option<Arc<syzygy::SyzygyTables>>,
 }
 
 impl AppState {
-    /// State for `config` (opens the tablebase directory if one is given).
+    /// State for `config` (opens the tablebase directories given).
     pub fn new(config: Config) -> anyhow::Result<AppState> {
         let tablebases = tablebase::open(config.tb_dir.as_deref())?.map(Arc::new);
+        let syzygy = syzygy::open(config.syzygy_dir.as_deref())?.map(Arc::new);
         Ok(AppState {
             caps: Arc::new(config.caps.clone()),
             jobs: Arc::new(Semaphore::new(config.caps.max_jobs.max(1))),
             hosts: Arc::new(HostPolicy::new(&config.allowed_hosts)?),
             config: Arc::new(config),
             tablebases,
+            syzygy,
         })
     }
 
@@ -186,9 +191,12 @@ impl AppState {
             "engine": true,
             "solver": true,
             "progressive": true,
-            "tablebase": self.tablebases.is_some(),
+            // The probe answers from either kind of table.
+            "tablebase": self.tablebases.is_some() || self.syzygy.is_some(),
             "tablebase_endings": self.tablebases.as_ref().map(|t| t.usable_endings()),
             "tablebase_corrupt": self.tablebases.as_ref().map(|t| t.corrupt_json()),
+            "syzygy": self.syzygy.is_some(),
+            "syzygy_endings": self.syzygy.as_ref().map(|s| s.endings()),
             "fortress": self.config.uci_engine.is_some(),
         })
     }
@@ -216,7 +224,8 @@ const GET_ROUTES: &[&str] = &["/", "/app.js", "/app.css", "/favicon.svg", "/api"
 /// error has, and the `Allow` header naming the method to use.
 async fn json_method_error(req: Request, next: Next) -> Response {
     let method = req.method().clone();
-    let allow = if GET_ROUTES.contains(&req.uri().path()) { "GET, HEAD" } else { "POST" };
+    let path = req.uri().path();
+    let allow = if GET_ROUTES.contains(&path) || path.starts_with("/assets/") { "GET, HEAD" } else { "POST" };
     let resp = next.run(req).await;
     if resp.status() != StatusCode::METHOD_NOT_ALLOWED {
         return resp;
@@ -262,6 +271,7 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/", get(assets::index))
         .route("/app.js", get(assets::app_js))
+        .route("/assets/{name}", get(assets::module))
         .route("/app.css", get(assets::app_css))
         .route("/favicon.svg", get(assets::favicon))
         .nest("/api", api)

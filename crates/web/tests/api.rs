@@ -334,6 +334,12 @@ async fn tablebase_values_and_optimal_line() {
     assert_eq!(moves[0]["uci"], line[0]);
     assert!(moves.iter().all(|m| m["wdl"] != "loss"));
 
+    // Mate in one: one ply, in the singular.
+    let (s, v) = post(&app, "/api/tb/probe", json!({ "fen": "k7/8/1K6/8/8/8/8/6Q1 w - - 0 1" })).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["value_text"], "win, mate in 1 (1 ply)");
+    assert_eq!(v["moves"][0]["value_text"], "win, mate in 1 (1 ply)");
+
     // KBK is not in the directory; a position with castling rights is not covered.
     let (s, v) = post(&app, "/api/tb/probe", json!({ "fen": "8/8/8/4k3/8/8/8/4K2B w - - 0 1" })).await;
     assert_error(s, &v, StatusCode::NOT_FOUND);
@@ -346,6 +352,165 @@ async fn tablebase_values_and_optimal_line() {
     assert_error(s, &v, StatusCode::SERVICE_UNAVAILABLE);
     let (s, v) = post(&bare, "/api/fortress", json!({ "fen": fen })).await;
     assert_error(s, &v, StatusCode::SERVICE_UNAVAILABLE);
+}
+
+/// A server with the test DTM tables (KQK, KRK) and the real Syzygy files.
+fn syzygy_app(dir: std::path::PathBuf) -> axum::Router {
+    let config = bastion_web::Config { syzygy_dir: Some(dir), ..common::config(2) };
+    bastion_web::router(bastion_web::AppState::new(config).unwrap())
+}
+
+/// The `(uci, syzygy_wdl, dtz)` of each listed move, in the order given.
+fn syzygy_moves(v: &Value) -> Vec<(String, String, i64)> {
+    v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let (uci, wdl) = (m["uci"].as_str().unwrap(), m["syzygy_wdl"].as_str().unwrap());
+            (uci.to_owned(), wdl.to_owned(), m["dtz"].as_i64().unwrap())
+        })
+        .collect()
+}
+
+// Expected values below are python-chess's `chess.syzygy` on the same files
+// (`probe_wdl`, `probe_dtz`; a move's DTZ is minus the DTZ after it).
+#[tokio::test]
+async fn syzygy_values_beside_dtm() {
+    let Some(dir) = common::syzygy_dir() else { return };
+    let app = syzygy_app(dir);
+    let (s, v) = call(&app, "GET", "/api/info", None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["features"]["syzygy"], true, "{v}");
+    let endings = v["features"]["syzygy_endings"].as_array().unwrap();
+    for e in ["KQvK", "KBvK", "KPvK", "KRvKN"] {
+        assert!(endings.contains(&json!(e)), "{e} missing from {endings:?}");
+    }
+    assert_eq!(endings.len(), 35, "3- and 4-man WDL files: {endings:?}");
+
+    // KQvK: Bastion's DTM and Syzygy's DTZ side by side.
+    let fen = "8/8/8/4k3/8/8/8/4K2Q w - - 0 1";
+    let (s, v) = post(&app, "/api/tb/probe", json!({ "fen": fen })).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["wdl"], "win");
+    assert!(v["dtm"].as_u64().is_some(), "{v}");
+    assert_eq!(v["syzygy"]["wdl"], "win");
+    assert_eq!(v["syzygy"]["dtz"], 13);
+    assert_eq!(v["syzygy"]["table"], "KQvK");
+    let moves = syzygy_moves(&v);
+    assert_eq!(moves.len(), 21);
+    let dtz_of = |uci: &str| moves.iter().find(|m| m.0 == uci).unwrap().clone();
+    assert_eq!(dtz_of("h1c6"), ("h1c6".into(), "win".into(), 12));
+    assert_eq!(dtz_of("e1d1"), ("e1d1".into(), "win".into(), 18));
+    // Qd5 and Qe4 hang the queen: a draw in both kinds of table.
+    for hang in ["h1d5", "h1e4"] {
+        assert_eq!(dtz_of(hang), (hang.into(), "draw".into(), 0));
+        let m = v["moves"].as_array().unwrap().iter().find(|m| m["uci"] == hang).unwrap();
+        assert_eq!(m["wdl"], "draw", "{m}");
+    }
+    // The order stays Bastion's (shortest mate first).
+    assert_eq!(v["moves"][0]["dtm"], v["dtm"]);
+}
+
+#[tokio::test]
+async fn syzygy_alone_answers_without_dtm() {
+    let Some(dir) = common::syzygy_dir() else { return };
+    let app = syzygy_app(dir);
+    // KBvK: no Bastion table in the directory; a draw by Syzygy.
+    let (s, v) = post(&app, "/api/tb/probe", json!({ "fen": "8/8/8/4k3/8/8/8/4K2B w - - 0 1" })).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["dtm"], Value::Null);
+    assert_eq!(v["wdl"], "draw");
+    assert_eq!(v["syzygy"], json!({ "wdl": "draw", "dtz": 0, "dtz_rounded": false, "table": "KBvK" }));
+    assert_eq!(v["line"], json!([]));
+    assert!(syzygy_moves(&v).iter().all(|m| m.1 == "draw" && m.2 == 0));
+
+    // KPvK, one winning move: Kf3 (DTZ 10 after it, 11 before).
+    let (s, v) = post(&app, "/api/tb/probe", json!({ "fen": "8/8/8/3k4/8/8/4PK2/8 w - - 0 1" })).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(
+        (v["wdl"].as_str(), v["syzygy"]["wdl"].as_str(), v["syzygy"]["dtz"].as_i64()),
+        (Some("win"), Some("win"), Some(11))
+    );
+    let moves = syzygy_moves(&v);
+    assert_eq!(moves.len(), 9);
+    assert_eq!(moves[0], ("f2f3".into(), "win".into(), 10));
+    assert!(moves[1..].iter().all(|m| m.1 == "draw"), "{moves:?}");
+    assert_eq!(v["moves"][0]["san"], "Kf3");
+
+    // KPvK with a pawn move that wins at once: zeroing first, then the shortest DTZ.
+    let (s, v) = post(&app, "/api/tb/probe", json!({ "fen": "8/8/8/8/8/k7/4P3/4K3 w - - 0 1" })).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["syzygy"]["dtz"], 1);
+    let order: Vec<(String, i64)> = syzygy_moves(&v).into_iter().map(|m| (m.0, m.2)).collect();
+    assert_eq!(order.iter().map(|m| m.1).collect::<Vec<_>>(), [16, 2, 6, 12, 12, 0], "{order:?}");
+    let uci: Vec<&str> = order.iter().map(|m| m.0.as_str()).collect();
+    assert_eq!((&uci[..3], &uci[5]), (&["e2e3", "e1f2", "e1d2"][..], &"e2e4"), "{order:?}");
+    assert_eq!(v["moves"][5]["syzygy_wdl"], "draw");
+
+    // The defender's view: draws first, then the longest resistance.
+    let (s, v) = post(&app, "/api/tb/probe", json!({ "fen": "8/8/8/8/2k5/8/4P3/4K3 b - - 0 1" })).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["syzygy"]["wdl"], "draw");
+    let moves = syzygy_moves(&v);
+    assert_eq!(moves.len(), 7);
+    assert!(moves[..2].iter().all(|m| m.1 == "draw"), "{moves:?}");
+    assert!(moves[2..4].iter().all(|m| m.1 == "loss" && m.2 == -13), "{moves:?}");
+    assert!(moves[4..].iter().all(|m| m.1 == "loss" && m.2 == -11), "{moves:?}");
+    assert_eq!(v["moves"][2]["wdl"], "loss");
+
+    // Five men: neither kind of table.
+    let (s, v) = post(&app, "/api/tb/probe", json!({ "fen": "8/8/8/4k3/8/8/3PP3/3QK3 w - - 0 1" })).await;
+    assert_error(s, &v, StatusCode::NOT_FOUND);
+
+    // Syzygy alone, without --tb-dir.
+    let config = bastion_web::Config { syzygy_dir: common::syzygy_dir(), ..bastion_web::Config::default() };
+    let app = bastion_web::router(bastion_web::AppState::new(config).unwrap());
+    let (s, v) = post(&app, "/api/tb/probe", json!({ "fen": "8/8/8/4k3/8/8/8/4K2Q w - - 0 1" })).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!((v["dtm"].clone(), v["syzygy"]["dtz"].clone()), (Value::Null, json!(13)));
+    assert_eq!(v["moves"][0]["uci"], "h1c6");
+    let (s, v) = call(&app, "GET", "/api/info", None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(
+        (v["features"]["tablebase"].clone(), v["features"]["tablebase_endings"].clone()),
+        (json!(true), Value::Null)
+    );
+}
+
+#[tokio::test]
+async fn a_damaged_syzygy_table_is_a_clear_error() {
+    let Some(real) = common::syzygy_dir() else { return };
+    // KQvK with its WDL file's magic bytes overwritten.
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("bastion-web-syzygy-damaged");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(real.join("KQvK.rtbz"), dir.join("KQvK.rtbz")).unwrap();
+    let mut wdl = std::fs::read(real.join("KQvK.rtbw")).unwrap();
+    wdl[..4].copy_from_slice(b"PGN ");
+    std::fs::write(dir.join("KQvK.rtbw"), wdl).unwrap();
+    let config = bastion_web::Config { syzygy_dir: Some(dir.clone()), ..bastion_web::Config::default() };
+    let app = bastion_web::router(bastion_web::AppState::new(config).unwrap());
+    let (s, v) = post(&app, "/api/tb/probe", json!({ "fen": "8/8/8/4k3/8/8/8/4K2Q w - - 0 1" })).await;
+    assert_error(s, &v, StatusCode::SERVICE_UNAVAILABLE);
+    let msg = v["error"].as_str().unwrap();
+    assert!(msg.contains("KQvK") && msg.contains("magic"), "{msg}");
+    assert!(!msg.contains(&*dir.to_string_lossy()), "the server's directory is not shown: {msg}");
+}
+
+#[tokio::test]
+async fn a_missing_syzygy_directory_is_an_error_at_start() {
+    let config = bastion_web::Config {
+        syzygy_dir: Some(std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("no-such-syzygy-dir")),
+        ..bastion_web::Config::default()
+    };
+    let err = bastion_web::AppState::new(config).err().expect("refused").to_string();
+    assert!(err.contains("Syzygy directory") && err.contains("does not exist"), "{err}");
+    // A directory without Syzygy files is refused too (a mistyped path, most likely).
+    let empty = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("empty-syzygy-dir");
+    std::fs::create_dir_all(&empty).unwrap();
+    let config = bastion_web::Config { syzygy_dir: Some(empty), ..bastion_web::Config::default() };
+    let err = bastion_web::AppState::new(config).err().expect("refused").to_string();
+    assert!(err.contains("no Syzygy files"), "{err}");
 }
 
 #[tokio::test]
@@ -457,15 +622,35 @@ async fn progressive_series_computer_and_mate() {
 #[tokio::test]
 async fn page_assets_and_docs_are_served() {
     let app = app(2);
-    for (path, ty) in
-        [("/", "text/html"), ("/app.js", "text/javascript"), ("/app.css", "text/css"), ("/api", "text/plain")]
-    {
+    for (path, ty) in [
+        ("/", "text/html"),
+        ("/app.js", "text/javascript"),
+        ("/assets/chessground.js", "text/javascript"),
+        ("/assets/chessops.js", "text/javascript"),
+        ("/assets/tree.js", "text/javascript"),
+        ("/assets/tools.js", "text/javascript"),
+        ("/app.css", "text/css"),
+        ("/api", "text/plain"),
+    ] {
         let req = Request::get(path).header("host", "localhost:8080").body(Body::empty()).unwrap();
         let resp = app.clone().oneshot(req).await.unwrap();
         assert_eq!(resp.status(), StatusCode::OK, "{path}");
         assert!(resp.headers()["content-type"].to_str().unwrap().starts_with(ty), "{path}");
         let text = String::from_utf8(resp.into_body().collect().await.unwrap().to_bytes().to_vec()).unwrap();
         assert!(text.len() > 100, "{path}");
+    }
+    // Every module the page imports is served; nothing else under /assets/ is.
+    for module in ["/assets/app.js", "/assets/../Cargo.toml", "/assets/vendor%2Fchessops.js"] {
+        let req = Request::get(module).header("host", "localhost:8080").body(Body::empty()).unwrap();
+        assert_eq!(app.clone().oneshot(req).await.unwrap().status(), StatusCode::NOT_FOUND, "{module}");
+    }
+    for page in [bastion_web::assets::APP_JS, bastion_web::assets::TREE_JS] {
+        for import in page.lines().filter(|l| l.starts_with("import ")) {
+            let target = import.rsplit('\'').nth(1).unwrap();
+            let path = format!("/assets/{}", target.trim_start_matches("./").trim_start_matches("assets/"));
+            let req = Request::get(path.as_str()).header("host", "localhost:8080").body(Body::empty()).unwrap();
+            assert_eq!(app.clone().oneshot(req).await.unwrap().status(), StatusCode::OK, "{import}");
+        }
     }
     let (s, v) = call(&app, "GET", "/api/info", None).await;
     assert_eq!(s, StatusCode::OK);

@@ -1,20 +1,27 @@
 //! End-to-end tests in a real headless Chromium driven over WebDriver
-//! (fantoccini + chromedriver). They start their own server on 127.0.0.1 and
-//! their own chromedriver, click through every panel and save a screenshot of
-//! each screen under `target/e2e-screenshots/`.
+//! (fantoccini + chromedriver). Each test starts its own server on 127.0.0.1,
+//! its own chromedriver and browser, and clicks through the page as a user
+//! would; the tests take turns (one browser at a time). Screenshots go to
+//! `target/e2e-screenshots/`.
 //!
-//! Needs Debian's `chromium` and `chromium-driver`; run with
-//! `cargo test -p bastion-web --test e2e -- --ignored`.
+//! Needs Debian's `chromium` and `chromium-driver` (a test without them says
+//! so and passes); run with `cargo test -p bastion-web --test e2e -- --ignored`.
 
 mod common;
 
-use fantoccini::actions::{InputSource, MouseActions, PointerAction, TouchActions, MOUSE_BUTTON_LEFT};
+use fantoccini::actions::{
+    InputSource, KeyAction, KeyActions, MouseActions, PointerAction, MOUSE_BUTTON_LEFT, MOUSE_BUTTON_RIGHT,
+};
+use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+
+/// One browser at a time: the tests share two cores with the server's searches.
+static BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
 /// chromedriver, killed when dropped (also when a test fails).
 struct Driver {
@@ -24,6 +31,10 @@ struct Driver {
 
 impl Drop for Driver {
     fn drop(&mut self) {
+        // chromedriver leads a process group of its own with the browser it started, so a
+        // failed test leaves no browser behind either.
+        #[cfg(unix)]
+        let _ = Command::new("kill").args(["-KILL", "--", &format!("-{}", self.child.id())]).status();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -33,15 +44,23 @@ fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
+/// Whether a program is on the PATH.
+fn have(program: &str) -> bool {
+    Command::new(program).arg("--version").stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok()
+}
+
 fn start_driver() -> Driver {
     let port = free_port();
-    let child = Command::new("chromedriver")
+    let mut cmd = Command::new("chromedriver");
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    let child = cmd
         .arg(format!("--port={port}"))
         .arg("--allowed-ips=127.0.0.1")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
-        .expect("chromedriver not found: apt-get install chromium chromium-driver");
+        .expect("cannot start chromedriver");
     let driver = Driver { child, port };
     let deadline = Instant::now() + Duration::from_secs(20);
     while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
@@ -59,7 +78,7 @@ async fn start_browser(driver: &Driver, profile: &str) -> Client {
         "args": [
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
             "--disable-background-networking", "--disable-component-update", "--disable-sync",
-            "--disable-dev-shm-usage", "--window-size=1280,900",
+            "--disable-dev-shm-usage", "--window-size=1280,900", "--hide-scrollbars",
             format!("--user-data-dir={}", profile_dir.display()),
         ]
     });
@@ -82,348 +101,628 @@ async fn start_browser(driver: &Driver, profile: &str) -> Client {
 async fn start_server(max_jobs: usize) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    tokio::spawn(bastion_web::serve_on(listener, common::state(max_jobs), std::future::pending()));
+    // The shared Syzygy files, where present, so that the tablebase panel shows DTZ too.
+    let config = bastion_web::Config { syzygy_dir: common::syzygy_dir(), ..common::config(max_jobs) };
+    let state = bastion_web::AppState::new(config).unwrap();
+    tokio::spawn(bastion_web::serve_on(listener, state, std::future::pending()));
     format!("http://{addr}")
 }
 
-fn shots_dir() -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).parent().unwrap().join("e2e-screenshots");
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A server, a chromedriver and a browser showing the page, for one test.
+struct Session {
+    c: Client,
+    _driver: Driver,
+    _turn: tokio::sync::MutexGuard<'static, ()>,
 }
 
-async fn shot(c: &Client, name: &str) {
-    let png = c.screenshot().await.unwrap();
-    std::fs::write(shots_dir().join(format!("{name}.png")), png).unwrap();
-}
-
-async fn js(c: &Client, script: &str) -> Value {
-    c.execute(script, vec![]).await.unwrap()
-}
-
-/// Polls a JavaScript expression until it is truthy.
-async fn wait_for(c: &Client, expr: &str, what: &str, secs: u64) {
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    loop {
-        let v = js(c, &format!("return !!({expr});")).await;
-        if v == json!(true) {
-            return;
+impl Session {
+    /// `None` (after saying why) when Chromium or chromedriver is not installed.
+    async fn start(name: &str) -> Option<Session> {
+        if !have("chromedriver") || !(have("chromium") || have("chromium-browser")) {
+            eprintln!("skipping the browser test {name}: chromium and chromedriver are not installed (apt-get install chromium chromium-driver)");
+            return None;
         }
-        if Instant::now() > deadline {
-            let status = js(c, "return document.getElementById('status').textContent").await;
-            shot(c, &format!("failed-{}", what.replace(' ', "-"))).await;
-            panic!("timed out waiting for {what} (status: {status})");
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-}
-
-async fn square(c: &Client, sq: &str) -> fantoccini::elements::Element {
-    c.find(Locator::Css(&format!("#board [data-sq=\"{sq}\"]"))).await.unwrap()
-}
-
-/// Clicks a square, finding it again if the board redrew itself in between.
-async fn click_square(c: &Client, sq: &str) {
-    for _ in 0..20 {
-        match square(c, sq).await.click().await {
-            Ok(()) => return,
-            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
-        }
-    }
-    panic!("cannot click square {sq}");
-}
-
-/// A move by two clicks (the second waits for the hints from the legal-move list).
-async fn click_move(c: &Client, from: &str, to: &str) {
-    click_square(c, from).await;
-    wait_for(c, &format!("document.querySelector('#board [data-sq=\"{to}\"] .hint')"), &format!("hint on {to}"), 10)
+        let turn = BROWSER.lock().await;
+        let base = start_server(2).await;
+        let driver = start_driver();
+        let c = start_browser(&driver, name).await;
+        c.goto(&base).await.unwrap();
+        let s = Session { c, _driver: driver, _turn: turn };
+        s.wait(
+            "document.body.dataset.ready === '1' && document.querySelectorAll('#board cg-board piece').length === 32",
+            "page ready",
+            20,
+        )
         .await;
-    click_square(c, to).await;
+        Some(s)
+    }
+
+    /// Ends the browser session (the browser exits), then chromedriver.
+    async fn close(self) {
+        let Session { c, _driver, _turn } = self;
+        let _ = c.close().await;
+    }
+
+    async fn js(&self, script: &str) -> Value {
+        self.c.execute(script, vec![]).await.unwrap()
+    }
+
+    /// Polls a JavaScript expression until it is truthy.
+    async fn wait(&self, expr: &str, what: &str, secs: u64) {
+        let deadline = Instant::now() + Duration::from_secs(secs);
+        loop {
+            if self.js(&format!("return !!({expr});")).await == json!(true) {
+                return;
+            }
+            if Instant::now() > deadline {
+                let status = self.js("return document.getElementById('status').textContent").await;
+                self.shot(&format!("failed-{}", what.replace(' ', "-"))).await;
+                panic!("timed out waiting for {what} (status: {status})");
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    async fn shot(&self, name: &str) {
+        let png = self.c.screenshot().await.unwrap();
+        std::fs::write(shots_dir().join(format!("{name}.png")), png).unwrap();
+    }
+
+    async fn click(&self, id: &str) {
+        self.c.find(Locator::Id(id)).await.unwrap().click().await.unwrap();
+    }
+
+    async fn text(&self, css: &str) -> String {
+        let v = self.js(&format!("const e = document.querySelector({css:?}); return e ? e.textContent : null")).await;
+        v.as_str().unwrap_or_default().to_string()
+    }
+
+    async fn tab(&self, name: &str) {
+        self.c.find(Locator::Css(&format!("#tabs button[data-tab=\"{name}\"]"))).await.unwrap().click().await.unwrap();
+    }
+
+    /// Viewport coordinates of a square's centre, from the board's place and orientation.
+    async fn centre(&self, sq: &str) -> (i64, i64) {
+        let v = self
+            .js(&format!(
+                "const b = document.querySelector('#board cg-board').getBoundingClientRect();
+                 const white = document.getElementById('board').classList.contains('orientation-white');
+                 let f = 'abcdefgh'.indexOf('{f}'), r = {r} - 1;
+                 if (!white) {{ f = 7 - f; r = 7 - r; }}
+                 return [Math.round(b.left + (f + 0.5) * b.width / 8), Math.round(b.top + (7.5 - r) * b.height / 8)]",
+                f = &sq[..1],
+                r = &sq[1..2]
+            ))
+            .await;
+        (v[0].as_i64().unwrap(), v[1].as_i64().unwrap())
+    }
+
+    async fn click_square(&self, sq: &str) {
+        self.board_in_view().await;
+        let (x, y) = self.centre(sq).await;
+        let a = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveTo { duration: None, x, y })
+            .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT })
+            .then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+        self.c.perform_actions(a).await.unwrap();
+    }
+
+    /// A move by two clicks.
+    async fn click_move(&self, from: &str, to: &str) {
+        self.click_square(from).await;
+        self.click_square(to).await;
+    }
+
+    /// Scrolls the page to its top (where the board is) if a click elsewhere scrolled it, and
+    /// gives chessground a moment to measure the board again.
+    async fn board_in_view(&self) {
+        if self.js("const y = window.scrollY; window.scrollTo(0, 0); return y").await != json!(0) {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+    }
+
+    /// A move by dragging with the mouse.
+    async fn drag_move(&self, from: &str, to: &str) {
+        self.drag(from, to, MOUSE_BUTTON_LEFT).await;
+    }
+
+    /// A mouse drag from one square to another with the given button.
+    async fn drag(&self, from: &str, to: &str, button: u64) {
+        self.board_in_view().await;
+        let (a, b) = (self.centre(from).await, self.centre(to).await);
+        let m = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveTo { duration: None, x: a.0, y: a.1 })
+            .then(PointerAction::Down { button })
+            .then(PointerAction::MoveTo { duration: Some(Duration::from_millis(100)), x: a.0 + 8, y: a.1 - 8 })
+            .then(PointerAction::MoveTo { duration: Some(Duration::from_millis(200)), x: b.0, y: b.1 })
+            .then(PointerAction::Up { button });
+        self.c.perform_actions(m).await.unwrap();
+    }
+
+    /// Presses keys (with Shift held when `shift`).
+    async fn keys(&self, keys: &[Key], shift: bool) {
+        let mut a = KeyActions::new("keyboard".into());
+        if shift {
+            a = a.then(KeyAction::Down { value: Key::Shift.into() });
+        }
+        for k in keys {
+            a = a.then(KeyAction::Down { value: (*k).into() }).then(KeyAction::Up { value: (*k).into() });
+        }
+        if shift {
+            a = a.then(KeyAction::Up { value: Key::Shift.into() });
+        }
+        self.c.perform_actions(a).await.unwrap();
+    }
+
+    async fn moves(&self) -> usize {
+        self.js("return document.querySelectorAll('#movelist move[data-id]').length").await.as_u64().unwrap() as usize
+    }
+
+    async fn active_san(&self) -> String {
+        self.text("#movelist move.active san").await
+    }
+
+    async fn set_value(&self, id: &str, value: &str) {
+        self.js(&format!(
+            "const e = document.getElementById({id:?}); e.value = {value:?}; e.dispatchEvent(new Event('change')); return 1"
+        ))
+        .await;
+    }
+
+    async fn load_fen(&self, fen: &str) {
+        self.tab("pgn").await;
+        self.set_value("fen", fen).await;
+        self.click("fen-load").await;
+        let board = fen.split(' ').next().unwrap();
+        self.wait(
+            &format!("document.getElementById('fen').value.startsWith('{board}') && document.querySelectorAll('#movelist move[data-id]').length === 0"),
+            "FEN loaded",
+            10,
+        )
+        .await;
+    }
 }
 
-/// Viewport coordinates of a square's centre (the board redraws its squares, so
-/// element references would go stale mid-gesture).
-async fn centre(c: &Client, sq: &str) -> (i64, i64) {
-    let v = js(c, &format!("const r = document.querySelector('#board [data-sq={sq}]').getBoundingClientRect(); return [Math.round(r.left + r.width / 2), Math.round(r.top + r.height / 2)]")).await;
-    (v[0].as_i64().unwrap(), v[1].as_i64().unwrap())
+/// The screenshot folder, emptied once per run (screenshots of an earlier run would mislead).
+fn shots_dir() -> PathBuf {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).parent().unwrap().join("e2e-screenshots");
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    })
+    .clone()
 }
 
-fn gesture<S: InputSource<Action = PointerAction>>(src: S, a: (i64, i64), b: (i64, i64)) -> S {
-    src.then(PointerAction::MoveTo { duration: None, x: a.0, y: a.1 })
-        .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT })
-        .then(PointerAction::MoveTo { duration: Some(Duration::from_millis(100)), x: a.0 + 6, y: a.1 - 6 })
-        .then(PointerAction::MoveTo { duration: Some(Duration::from_millis(200)), x: b.0, y: b.1 })
-        .then(PointerAction::Up { button: MOUSE_BUTTON_LEFT })
-}
+const STATUS: &str = "document.getElementById('status').textContent";
 
-/// A move by dragging with the mouse.
-async fn drag_move(c: &Client, from: &str, to: &str) {
-    let (a, b) = (centre(c, from).await, centre(c, to).await);
-    c.perform_actions(gesture(MouseActions::new("mouse".into()), a, b)).await.unwrap();
-}
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium + chromedriver; run by .ci/run"]
+async fn game_to_mate_by_clicks_drag_promotion_and_flip() {
+    let Some(s) = Session::start("mate").await else { return };
+    // A right-button drag draws an arrow; a right click on a square a circle.
+    s.drag("g1", "f3", MOUSE_BUTTON_RIGHT).await;
+    s.wait("document.querySelectorAll('#board .cg-shapes line').length === 1", "an arrow", 5).await;
+    s.drag("d4", "d4", MOUSE_BUTTON_RIGHT).await;
+    s.wait("document.querySelectorAll('#board .cg-shapes circle').length === 1", "a circle", 5).await;
+    s.shot("01-start").await;
+    // Scholar's mate, by clicks and one drag.
+    s.click_move("e2", "e4").await;
+    s.wait("document.querySelectorAll('#movelist move[data-id]').length === 1", "e4", 10).await;
+    s.drag_move("e7", "e5").await;
+    s.wait("document.querySelectorAll('#movelist move[data-id]').length === 2", "dragged e5", 10).await;
+    // An illegal target does nothing.
+    s.click_move("f1", "f6").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(s.moves().await, 2);
+    s.click_square("a1").await; // drop the selection
+    for (from, to) in [("f1", "c4"), ("b8", "c6"), ("d1", "h5"), ("g8", "f6"), ("h5", "f7")] {
+        let n = s.moves().await;
+        s.click_move(from, to).await;
+        s.wait(&format!("document.querySelectorAll('#movelist move[data-id]').length === {}", n + 1), to, 10).await;
+    }
+    s.wait(&format!("{STATUS}.includes('Game over: 1-0 (checkmate)')"), "checkmate", 10).await;
+    assert_eq!(s.active_san().await, "Qxf7#");
+    assert_eq!(s.js("return document.querySelectorAll('#board square.check').length").await, json!(1));
+    s.shot("02-mate").await;
 
-/// A move by dragging with a finger (touch pointer).
-async fn touch_move(c: &Client, from: &str, to: &str) {
-    let (a, b) = (centre(c, from).await, centre(c, to).await);
-    c.perform_actions(gesture(TouchActions::new("finger".into()), a, b)).await.unwrap();
-}
+    // Promotion: the chooser offers four pieces; choose a knight.
+    s.load_fen("8/4P1k1/8/8/8/8/8/4K3 w - - 0 1").await;
+    s.click_move("e7", "e8").await;
+    s.wait("!document.getElementById('promo').hidden", "promotion chooser", 5).await;
+    assert_eq!(s.js("return document.querySelectorAll('#promo-choices button').length").await, json!(4));
+    s.c.find(Locator::Css("#promo-choices button[data-role=\"n\"]")).await.unwrap().click().await.unwrap();
+    s.wait("document.getElementById('movelist').textContent.includes('e8=N')", "under-promotion", 10).await;
 
-fn moves_count() -> &'static str {
-    "document.querySelectorAll('#moves .mv').length"
-}
-
-async fn load_fen(c: &Client, fen: &str) {
-    let input = c.find(Locator::Id("fen")).await.unwrap();
-    input.clear().await.unwrap();
-    input.send_keys(fen).await.unwrap();
-    c.find(Locator::Id("fen-load")).await.unwrap().click().await.unwrap();
-    let board_part = fen.split(' ').next().unwrap();
-    wait_for(c, &format!("document.getElementById('fen').value.startsWith('{board_part}') && document.querySelectorAll('#moves .mv').length === 0"), "FEN loaded", 10).await;
-}
-
-async fn tab(c: &Client, name: &str) {
-    c.find(Locator::Css(&format!("#tabs button[data-tab=\"{name}\"]"))).await.unwrap().click().await.unwrap();
-}
-
-async fn click(c: &Client, id: &str) {
-    c.find(Locator::Id(id)).await.unwrap().click().await.unwrap();
+    // Flip: the board turns and the coordinates follow.
+    s.click("flip").await;
+    s.wait("document.getElementById('board').classList.contains('orientation-black')", "flipped", 5).await;
+    s.close().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs chromium + chromedriver; run by .ci/run"]
-async fn browser_walkthrough() {
-    let base = start_server(3).await;
-    let driver = start_driver();
-    let c = start_browser(&driver, "walk").await;
-    let result = walkthrough(&c, &base).await;
-    let _ = c.close().await;
-    drop(driver);
-    result
+async fn variations_are_kept_and_navigated_with_keys() {
+    let Some(s) = Session::start("tree").await else { return };
+    for (from, to) in [("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6")] {
+        let n = s.moves().await;
+        s.click_move(from, to).await;
+        s.wait(&format!("document.querySelectorAll('#movelist move[data-id]').length === {}", n + 1), to, 10).await;
+    }
+    // Back two plies with the keyboard, then a different move: a variation, nothing cut.
+    s.keys(&[Key::Left, Key::Left], false).await;
+    s.wait("document.querySelector('#movelist move.active san').textContent === 'e5'", "back to e5", 5).await;
+    s.click_move("f1", "c4").await;
+    s.wait("document.querySelectorAll('#movelist move[data-id]').length === 5", "variation added", 10).await;
+    assert_eq!(s.active_san().await, "Bc4");
+    assert_eq!(s.js("return document.querySelectorAll('#movelist interrupt line').length").await, json!(1));
+    assert_eq!(s.text("#movelist interrupt line").await, "2.Bc4");
+    s.shot("03-variation").await;
+    // ← leaves the variation's first move; → follows the main line; Home and End.
+    s.keys(&[Key::Left], false).await;
+    s.wait("document.querySelector('#movelist move.active san').textContent === 'e5'", "back at the fork", 5).await;
+    s.keys(&[Key::Right], false).await;
+    s.wait("document.querySelector('#movelist move.active san').textContent === 'Nf3'", "main line again", 5).await;
+    s.keys(&[Key::Left], false).await;
+    s.keys(&[Key::Right], true).await; // Shift+→ enters the variation
+    s.wait("document.querySelector('#movelist move.active san').textContent === 'Bc4'", "into the variation", 5).await;
+    s.keys(&[Key::Left], true).await; // Shift+← leaves it
+    s.wait("document.querySelector('#movelist move.active san').textContent === 'e5'", "out of the variation", 5).await;
+    s.keys(&[Key::End], false).await;
+    s.wait("document.querySelector('#movelist move.active san').textContent === 'Nc6'", "end", 5).await;
+    s.keys(&[Key::Home], false).await;
+    s.wait("!document.querySelector('#movelist move.active')", "start", 5).await;
+    s.keys(&[Key::Down], false).await;
+    s.wait("document.querySelector('#movelist move.active san').textContent === 'Nc6'", "↓ to the end", 5).await;
+    s.keys(&[Key::Up], false).await;
+    s.wait("!document.querySelector('#movelist move.active')", "↑ to the start", 5).await;
+
+    // Promote the variation: Bc4 becomes the main move and Nf3 the variation.
+    s.js("document.querySelector('#movelist interrupt line move').click(); return 1").await;
+    s.wait("document.querySelector('#movelist move.active san').textContent === 'Bc4'", "variation selected", 5).await;
+    s.click("tree-promote").await;
+    s.wait("document.querySelector('#movelist interrupt line san').textContent === 'Nf3'", "promoted", 5).await;
+    assert_eq!(s.text("#movelist > move.active san").await, "Bc4");
+    // Delete the (now) variation Nf3 Nc6: two moves fewer, the main line stays.
+    s.js("document.querySelector('#movelist interrupt line move').click(); return 1").await;
+    s.click("tree-delete").await;
+    s.wait("document.querySelectorAll('#movelist move[data-id]').length === 3", "variation deleted", 5).await;
+    assert_eq!(s.text("#movelist").await.replace('…', ""), "1e4e52Bc4");
+    s.close().await;
 }
 
-async fn walkthrough(c: &Client, base: &str) {
-    // Screenshots of an earlier failed run would mislead.
-    for e in std::fs::read_dir(shots_dir()).unwrap().flatten() {
-        let _ = std::fs::remove_file(e.path());
-    }
-    c.goto(base).await.unwrap();
-    wait_for(c, "document.querySelectorAll('#board svg.piece').length === 32", "32 pieces", 15).await;
-    wait_for(c, "document.getElementById('status').textContent.includes('White to move')", "status", 10).await;
-    shot(c, "01-start").await;
+/// An annotated game in the form the exporter writes it (tags in their order, comments with
+/// clock and evaluation commands, NAGs, a variation).
+const ANNOTATED: &str = r#"[Event "Paris"]
+[Site "Paris FRA"]
+[Date "1858.??.??"]
+[Round "?"]
+[White "Morphy, Paul"]
+[Black "Duke Karl / Count Isouard"]
+[Result "1-0"]
+[ECO "C41"]
 
-    // Moves by click, mouse drag and touch drag.
-    click_move(c, "e2", "e4").await;
-    wait_for(c, &format!("{} === 1", moves_count()), "first move", 10).await;
-    drag_move(c, "e7", "e5").await;
-    wait_for(c, &format!("{} === 2", moves_count()), "dragged move", 10).await;
-    touch_move(c, "g1", "f3").await;
-    wait_for(c, &format!("{} === 3", moves_count()), "touch move", 10).await;
-    let text = js(c, "return document.getElementById('moves').textContent").await;
-    assert_eq!(text, json!("1.e4e52.Nf3"));
-    // An illegal target does nothing.
-    click_move(c, "b8", "c6").await;
-    wait_for(c, &format!("{} === 4", moves_count()), "Nc6", 10).await;
-    click_square(c, "f1").await;
-    click_square(c, "f6").await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(js(c, &format!("return {}", moves_count())).await, json!(4));
-    // Navigation back and forward.
-    click(c, "nav-first").await;
-    wait_for(
-        c,
-        "document.getElementById('fen').value.startsWith('rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/')",
-        "start position",
-        10,
+1. e4 { [%clk 0:05:00] } 1... e5 { [%clk 0:05:00] } 2. Nf3 d6 3. d4 Bg4?! { This is a weak move already. [%eval 0.8] } ( 3... exd4 4. Nxd4 ) 4. dxe5 Bxf3 5. Qxf3! dxe5 6. Bc4 Nf6 7. Qb3 $14 Qe7 8. Nc3 c6 9. Bg5 b5?? 10. Nxb5! cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6 15. Bxd7+ Nxd7 16. Qb8+ Nxb8 17. Rd8# 1-0
+"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium + chromedriver; run by .ci/run"]
+async fn annotated_pgn_round_trip() {
+    let Some(s) = Session::start("pgn").await else { return };
+    s.tab("pgn").await;
+    s.set_value("pgn", ANNOTATED).await;
+    s.click("pgn-import").await;
+    s.wait("document.querySelectorAll('#movelist move[data-id]').length === 35", "imported moves", 10).await;
+    // Comments, NAGs and the variation are shown; the clock too.
+    let list = s.text("#movelist").await;
+    assert!(list.contains("This is a weak move already."), "{list}");
+    assert!(list.contains("Bg4?!") && list.contains("Qxf3!") && list.contains("b5??"), "{list}");
+    assert!(list.contains("3...exd4"), "{list}");
+    assert!(list.contains("5:00"), "{list}");
+    assert!(list.contains("⩲"), "{list}");
+    s.shot("04-pgn-import").await;
+    // Export gives back the same text.
+    s.set_value("pgn", "").await;
+    s.click("pgn-export").await;
+    s.wait("document.getElementById('pgn').value.length > 0", "export", 5).await;
+    let out = s.js("return document.getElementById('pgn').value").await;
+    assert_eq!(out.as_str().unwrap(), ANNOTATED);
+    // A move added in the variation is exported inside it.
+    s.js("[...document.querySelectorAll('#movelist move')].find((m) => m.textContent.includes('Nxd4')).click(); return 1").await;
+    s.click_move("g8", "f6").await;
+    s.wait("document.getElementById('movelist').textContent.includes('Nxd4Nf6')", "move in the variation", 10).await;
+    s.click("pgn-export").await;
+    s.wait("document.getElementById('pgn').value.includes('( 3... exd4 4. Nxd4 Nf6 )')", "variation exported", 5).await;
+    s.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium + chromedriver; run by .ci/run"]
+async fn analysis_lines_graph_and_full_game_analysis() {
+    let Some(s) = Session::start("analysis").await else { return };
+    s.tab("pgn").await;
+    s.set_value(
+        "pgn",
+        "[Event \"x\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bc4 Nd4 4. Nxe5 Qg5 5. Nxf7 Qxg2 6. Rf1 Qxe4+ 7. Be2 Nf3# 0-1\n",
     )
     .await;
-    click(c, "nav-last").await;
-    wait_for(
-        c,
-        "document.querySelector('#moves .mv.cur') && document.querySelector('#moves .mv.cur').textContent === 'Nc6'",
-        "last move",
-        10,
-    )
-    .await;
-    shot(c, "02-moves").await;
+    s.click("pgn-import").await;
+    s.wait("document.querySelectorAll('#movelist move[data-id]').length === 14", "game imported", 10).await;
+    // Full-game analysis: every main-line position gets an evaluation, stored as [%eval].
+    s.set_value("fa-ms", "40").await;
+    s.click("fa-start").await;
+    s.wait("document.getElementById('fa-progress').textContent.startsWith('done')", "full analysis", 60).await;
+    assert!(s.js("return document.querySelectorAll('#graph .curve').length").await.as_u64().unwrap() == 1);
+    assert!(s.js("return document.querySelectorAll('#graph .mark').length").await.as_u64().unwrap() >= 1);
+    assert!(s.js("return document.querySelectorAll('#movelist move.blunder').length").await.as_u64().unwrap() >= 1);
+    s.tab("pgn").await;
+    s.click("pgn-export").await;
+    s.wait("(document.getElementById('pgn').value.match(/\\[%eval /g) || []).length >= 13", "evals exported", 5).await;
+    s.shot("05-full-analysis").await;
+    // Cancel stops a running full-game analysis.
+    s.set_value("fa-ms", "500").await;
+    s.click("fa-start").await;
+    s.wait("!document.getElementById('fa-cancel').hidden", "cancel shown", 5).await;
+    s.click("fa-cancel").await;
+    s.wait("document.getElementById('fa-progress').textContent.includes('cancelled')", "cancelled", 5).await;
 
-    // PGN export shows the game; flip turns the board.
-    click(c, "pgn-export").await;
-    wait_for(c, "document.getElementById('pgn').value.includes('1. e4 e5 2. Nf3 Nc6')", "PGN export", 10).await;
-    click(c, "flip").await;
-    wait_for(c, "document.querySelector('#board .sq').dataset.sq === 'h1'", "flipped board", 5).await;
-    shot(c, "03-flipped-pgn").await;
-    click(c, "flip").await;
-
-    // PGN import from the text box.
-    js(c, "document.getElementById('pgn').value = '[Event \"x\"]\\n\\n1. d4 d5 2. c4 e6 *'; return 1").await;
-    click(c, "pgn-import").await;
-    wait_for(c, "document.getElementById('moves').textContent === '1.d4d52.c4e6'", "PGN import", 10).await;
-
-    // Promotion: the dialog offers four pieces; choose a knight.
-    load_fen(c, "8/4P1k1/8/8/8/8/8/4K3 w - - 0 1").await;
-    click_move(c, "e7", "e8").await;
-    wait_for(c, "!document.getElementById('promo').hidden", "promotion dialog", 5).await;
-    shot(c, "04-promotion").await;
-    assert_eq!(js(c, "return document.querySelectorAll('#promo-choices button').length").await, json!(4));
-    c.find(Locator::Css("#promo-choices button[data-role=\"n\"]")).await.unwrap().click().await.unwrap();
-    wait_for(c, "document.getElementById('moves').textContent.includes('e8=N')", "underpromotion", 10).await;
-
-    // A short game against the engine: three moves each by clicking.
-    click(c, "newgame").await;
-    wait_for(c, &format!("{} === 0", moves_count()), "new game", 10).await;
-    c.find(Locator::Id("levelval")).await.unwrap().clear().await.unwrap();
-    c.find(Locator::Id("levelval")).await.unwrap().send_keys("150").await.unwrap();
-    click(c, "play-start").await;
-    for (i, (from, to)) in [("e2", "e4"), ("d2", "d4"), ("b1", "c3")].iter().enumerate() {
-        // Our move only if the piece can go there in the game so far; else any legal move.
-        let legal = js(c, &format!("return !!board.legal.find(m => m.from === '{from}' && m.to === '{to}')")).await;
-        if legal == json!(true) {
-            click_move(c, from, to).await;
-        } else {
-            let (f, t) = {
-                let v = js(c, "const m = board.legal[0]; return [m.from, m.to]").await;
-                (v[0].as_str().unwrap().to_string(), v[1].as_str().unwrap().to_string())
-            };
-            click_move(c, &f, &t).await;
-        }
-        wait_for(c, &format!("{} === {}", moves_count(), 2 * (i + 1)), "engine reply", 30).await;
-        wait_for(c, "document.getElementById('status').textContent.includes('White to move')", "our turn", 30).await;
-    }
-    shot(c, "05-engine-game").await;
-
-    // Self-play: the engine plays both sides until stopped.
-    click(c, "selfplay").await;
-    wait_for(c, &format!("{} >= 10", moves_count()), "self-play moves", 60).await;
-    click(c, "selfplay-stop").await;
-    tokio::time::sleep(Duration::from_millis(1000)).await;
-    let n = js(c, &format!("return {}", moves_count())).await;
-    tokio::time::sleep(Duration::from_millis(1000)).await;
-    assert_eq!(js(c, &format!("return {}", moves_count())).await, n, "self-play did not stop");
-
-    // Live analysis with three lines and the evaluation bar.
-    tab(c, "analysis").await;
-    click(c, "an-start").await;
-    wait_for(c, "document.querySelectorAll('#an-lines tbody tr').length === 3", "three analysis lines", 20).await;
-    wait_for(c, "/depth [5-9]|depth \\d\\d/.test(document.getElementById('an-info').textContent)", "depth 5", 20).await;
-    shot(c, "06-analysis").await;
-    click(c, "an-stop").await;
-    wait_for(c, "document.getElementById('an-info').textContent === 'stopped'", "analysis stopped", 5).await;
-
-    // The forms carry the server's limits, and each refusal shows the server's own words.
-    let info = js(c, "return fetch('/api/info').then((r) => r.json())").await;
-    let threads = info["limits"]["threads"][1].as_u64().unwrap();
-    assert_eq!(js(c, "return document.getElementById('an-threads').max").await, json!(threads.to_string()));
-    assert_eq!(js(c, "return document.getElementById('fo-depth').min").await, json!("2"));
-    assert_eq!(js(c, "return document.getElementById('fo-depth').max").await, json!("30"));
-    js(c, &format!("document.getElementById('an-threads').value = {}; return 1", threads + 1)).await;
-    click(c, "an-start").await;
-    wait_for(c, "document.querySelector('#an-info .err') && /threads must be 1\\.\\.=/.test(document.getElementById('an-info').textContent)", "threads refused", 10).await;
-    js(c, "document.getElementById('an-threads').value = 1; return 1").await;
-    load_fen(c, "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3").await;
-    click(c, "an-start").await;
-    wait_for(c, "document.querySelector('#an-info .err') && document.getElementById('an-info').textContent.includes('checkmated')", "mated position refused", 10).await;
-    shot(c, "06b-analysis-error").await;
-    js(c, "document.getElementById('fen').value = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1'; return 1")
+    // Live analysis of one position: three lines beside the moves.
+    s.js("[...document.querySelectorAll('#movelist move')].find((m) => m.textContent.includes('Nxe5')).click(); return 1").await;
+    s.click("an-toggle").await;
+    s.wait("document.querySelectorAll('#an-lines .pv').length === 3", "three engine lines", 20).await;
+    s.wait("/depth ([6-9]|\\d\\d)/.test(document.getElementById('an-info').textContent)", "depth 6", 30).await;
+    // The best move is drawn as an arrow; the evaluation bar and number are filled.
+    assert!(s.js("return document.querySelectorAll('#board .cg-shapes line').length").await.as_u64().unwrap() >= 1);
+    assert_ne!(s.text("#an-eval").await, "");
+    s.tab("play").await;
+    // The README's picture: a 1280×900 page (the window is made taller by the browser's own frame).
+    let frame = s.js("return window.outerHeight - window.innerHeight").await.as_u64().unwrap_or(0) as u32;
+    s.c.set_window_size(1280, 900 + frame).await.unwrap();
+    s.wait("window.innerHeight >= 900", "a 900 px high page", 5).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    s.shot("analysis-board").await;
+    s.c.set_window_size(1280, 900).await.unwrap();
+    // A click on the second move of the first line plays both moves into the tree.
+    let first = s
+        .js("return [...document.querySelectorAll('#an-lines .pv')][0].querySelectorAll('.pvmove')[1].textContent")
         .await;
-    click(c, "fen-load").await;
-    wait_for(c, "document.getElementById('status').className === 'err' && document.getElementById('status').textContent.includes('bad FEN')", "bad FEN refused", 10).await;
+    let first = first.as_str().unwrap().split(' ').next_back().unwrap().to_string();
+    s.js("document.querySelectorAll('#an-lines .pv')[0].querySelectorAll('.pvmove')[1].click(); return 1").await;
+    s.wait(
+        &format!("document.querySelector('#movelist move.active san').textContent === {first:?}"),
+        "line played",
+        10,
+    )
+    .await;
+    // Two plies after Nxe5: the move list shows the line's second move as the current one.
+    let ply = s.js("return document.querySelector('#movelist move.active index') ? document.querySelector('#movelist move.active index').textContent : document.querySelector('#movelist move.active').previousElementSibling.textContent").await;
+    assert!(ply.as_str().unwrap().starts_with('5'), "{ply}");
+    s.close().await;
+}
 
-    // Mate solver: a mate in two, all keys.
-    load_fen(c, "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").await;
-    tab(c, "solver").await;
-    click(c, "sv-solve").await;
-    wait_for(c, "document.querySelector('#sv-out .verdict') && document.querySelector('#sv-out .verdict').textContent.startsWith('Solved')", "solution", 30).await;
-    shot(c, "07-solver").await;
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium + chromedriver; run by .ci/run"]
+async fn play_the_engine_with_clocks_and_self_play() {
+    let Some(s) = Session::start("play").await else { return };
+    s.set_value("levelval", "100").await;
+    s.set_value("tc", "3+2").await;
+    s.click("play-start").await;
+    s.wait("!document.getElementById('clock-bottom').hidden", "clocks", 5).await;
+    s.click_move("e2", "e4").await;
+    s.wait("document.querySelectorAll('#movelist move[data-id]').length === 2", "engine reply", 30).await;
+    s.wait(&format!("{STATUS}.includes('White to move')"), "our turn", 30).await;
+    assert_ne!(s.text("#evaltext").await, "", "the eval is shown during play");
+    // The clock runs: White's time goes down from 3:00 while White thinks.
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let t = s.text("#clock-bottom .time").await;
+    assert!(t.starts_with("2:5") || t.starts_with("3:0"), "{t}");
+    assert!(s.js("return document.getElementById('clock-bottom').classList.contains('running')").await == json!(true));
+    // Takeback removes the engine's reply and our move.
+    s.click("takeback").await;
+    s.wait("document.querySelectorAll('#movelist move[data-id]').length === 0", "takeback", 10).await;
+    // A premove made while the engine thinks is played as soon as it has moved.
+    s.set_value("levelval", "1500").await;
+    s.click_move("d2", "d4").await;
+    s.click_move("g1", "f3").await;
+    s.wait("document.querySelectorAll('#movelist move[data-id]').length === 4", "premove played and answered", 30)
+        .await;
+    s.wait(&format!("{STATUS}.includes('White to move')"), "our turn again", 30).await;
+    assert_eq!(s.text("#movelist > move:nth-of-type(3) san").await, "Nf3");
+    s.shot("06-play").await;
+    // Resign ends the game.
+    s.click("resign").await;
+    s.wait(&format!("{STATUS}.includes('Game over: 0-1 (white resigned)')"), "resigned", 5).await;
 
-    // Tablebase: KQK.
-    load_fen(c, "8/8/8/4k3/8/8/8/4K2Q w - - 0 1").await;
-    tab(c, "tablebase").await;
-    click(c, "tb-probe").await;
-    wait_for(c, "document.querySelectorAll('#tb-out tbody tr').length > 10", "tablebase moves", 20).await;
-    assert!(js(c, "return document.querySelector('#tb-out .verdict').textContent")
-        .await
-        .as_str()
-        .unwrap()
-        .starts_with("win"));
-    shot(c, "08-tablebase").await;
+    // Self-play: moves come and the evaluation bar is filled; Stop stops it.
+    s.click("newgame").await;
+    s.click("selfplay").await;
+    s.wait("document.querySelectorAll('#movelist move[data-id]').length >= 4", "self-play moves", 60).await;
+    assert_ne!(s.text("#evaltext").await, "");
+    s.click("selfplay-stop").await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let n = s.moves().await;
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    assert_eq!(s.moves().await, n, "self-play did not stop");
+    s.close().await;
+}
 
-    // Fortress detector: curves and verdict.
-    load_fen(c, "8/k7/8/P7/8/2K5/3B4/8 w - - 0 1").await;
-    tab(c, "fortress").await;
-    js(c, "document.getElementById('fo-depth').value = 8; return 1").await;
-    click(c, "fo-run").await;
-    wait_for(c, "document.getElementById('fo-verdict')", "fortress verdict", 60).await;
-    assert!(js(c, "return document.querySelectorAll('#fo-out svg.plot polyline').length").await.as_u64().unwrap() >= 1);
-    shot(c, "09-fortress").await;
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium + chromedriver; run by .ci/run"]
+async fn solver_tablebase_fortress_and_editor_panels() {
+    let Some(s) = Session::start("panels").await else { return };
+    // Tablebase: KQK, every move listed; a click plays it.
+    s.load_fen("8/8/8/4k3/8/8/8/4K2Q w - - 0 1").await;
+    s.tab("tablebase").await;
+    s.wait("document.querySelectorAll('#tb-out tbody tr').length > 10", "tablebase moves", 20).await;
+    assert!(s.text("#tb-out .verdict").await.starts_with("win"));
+    if common::syzygy_dir().is_some() {
+        // Syzygy beside the DTM: the position's WDL and DTZ, and a DTZ for every move.
+        s.wait("document.querySelector('#tb-out .note')?.textContent.includes('DTZ')", "Syzygy DTZ", 10).await;
+        let headers =
+            s.js("return [...document.querySelectorAll('#tb-out th')].map((t) => t.textContent).join(',')").await;
+        assert_eq!(headers.as_str(), Some("move,result,DTM,DTZ"));
+        let empty_dtz =
+            s.js("return [...document.querySelectorAll('#tb-out tbody tr')].filter((r) => r.cells[3].textContent === '').length").await;
+        assert_eq!(empty_dtz.as_u64(), Some(0), "every KQK move has a DTZ");
+    }
+    s.shot("07-tablebase").await;
+    s.js("document.querySelector('#tb-out tbody tr').click(); return 1").await;
+    s.wait("document.querySelectorAll('#movelist move[data-id]').length === 1", "tablebase move played", 10).await;
+    s.wait("document.querySelectorAll('#tb-out tbody tr').length > 0", "probe after the move", 20).await;
 
-    // Progressive chess: series entered move by move, then the mate finder.
-    tab(c, "game").await;
-    c.find(Locator::Id("variant")).await.unwrap().select_by_value("progressive").await.unwrap();
-    wait_for(c, "!document.getElementById('prog-play').hidden && document.getElementById('prog-series').textContent.includes('series of 1')", "progressive mode", 10).await;
-    click_move(c, "e2", "e4").await;
-    wait_for(
-        c,
+    // Mate solver: a mate in two, with progress.
+    s.load_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").await;
+    s.tab("solver").await;
+    s.click("sv-solve").await;
+    s.wait("document.querySelector('#sv-out .verdict') && document.querySelector('#sv-out .verdict').textContent.startsWith('Solved')", "solution", 30).await;
+    assert!(s.text("#sv-progress").await.starts_with("done in"));
+    assert!(s.text("#sv-out").await.contains("Rd8#"));
+
+    // Fortress detector with a short depth: curves, verdict, evidence; the plot fits its panel.
+    s.load_fen("8/k7/8/P7/8/2K5/3B4/8 w - - 0 1").await;
+    s.tab("fortress").await;
+    s.set_value("fo-depth", "6").await;
+    s.click("fo-run").await;
+    s.wait("!document.getElementById('fo-cancel').hidden", "fortress running", 5).await;
+    s.wait("document.getElementById('fo-verdict')", "fortress verdict", 90).await;
+    assert!(s.js("return document.querySelectorAll('#fo-out svg.plot polyline').length").await.as_u64().unwrap() >= 1);
+    assert!(s.text("#fo-out").await.contains("Evidence"));
+    let fits = s
+        .js("const p = document.getElementById('panel-fortress').getBoundingClientRect(); const g = document.querySelector('#fo-out svg.plot').getBoundingClientRect(); return g.left >= p.left && g.right <= p.right + 0.5")
+        .await;
+    assert_eq!(fits, json!(true), "the plot is wider than its panel");
+    s.shot("08-fortress").await;
+    // Cancel stops a fortress run (the server's job is freed as the request closes).
+    s.set_value("fo-depth", "30").await;
+    s.click("fo-run").await;
+    s.wait("!document.getElementById('fo-cancel').hidden", "fortress running again", 5).await;
+    s.click("fo-cancel").await;
+    s.wait("document.getElementById('fo-progress').textContent.startsWith('cancelled')", "fortress cancelled", 5).await;
+
+    // Board editor: clear the board, place two kings and a rook, analyse the position.
+    s.tab("editor").await;
+    s.click("ed-clear").await;
+    for (piece, sq) in [("K", "e1"), ("k", "e8"), ("R", "a1")] {
+        s.js(&format!("document.querySelector('#ed-palette button[data-tool=\"{piece}\"]').click(); return 1")).await;
+        s.click_square(sq).await;
+    }
+    s.wait("document.getElementById('ed-fen').value.startsWith('4k3/8/8/8/8/8/8/R3K3 w')", "editor FEN", 5).await;
+    s.click("ed-done").await;
+    s.wait("document.getElementById('fen').value === '4k3/8/8/8/8/8/8/R3K3 w - - 0 1'", "edited position loaded", 5)
+        .await;
+    // A position with no black king is refused in the server's words.
+    s.tab("editor").await;
+    s.set_value("ed-fen", "8/8/8/8/8/8/8/R3K3 w - - 0 1").await;
+    s.click("ed-done").await;
+    s.wait("document.querySelector('#ed-out .err')", "bad position refused", 5).await;
+    s.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium + chromedriver; run by .ci/run"]
+async fn progressive_game_moves() {
+    let Some(s) = Session::start("progressive").await else { return };
+    s.c.find(Locator::Id("variant")).await.unwrap().select_by_value("progressive").await.unwrap();
+    s.wait("!document.getElementById('prog-play').hidden && document.getElementById('prog-series').textContent.includes('series of 1')", "progressive mode", 10).await;
+    s.click_move("e2", "e4").await;
+    s.wait(
         "document.getElementById('prog-series').textContent.includes('Black plays a series of 2; 0 played')",
         "black's series",
         10,
     )
     .await;
-    click_move(c, "f7", "f6").await;
-    wait_for(c, "document.getElementById('prog-series').textContent.includes('1 played')", "one of two", 10).await;
-    click_move(c, "g7", "g5").await;
-    wait_for(
-        c,
+    s.click_move("f7", "f6").await;
+    s.wait("document.getElementById('prog-series').textContent.includes('1 played')", "one of two", 10).await;
+    s.click_move("g7", "g5").await;
+    s.wait(
         "document.getElementById('prog-series').textContent.includes('White plays a series of 3')",
         "white's series of 3",
         10,
     )
     .await;
-    click(c, "prog-mate").await;
-    wait_for(c, "document.getElementById('prog-mate-out').textContent.startsWith('Mate:')", "progressive mate", 30)
+    s.click("prog-mate").await;
+    s.wait("document.getElementById('prog-mate-out').textContent.startsWith('Mate:')", "progressive mate", 30).await;
+    s.click("prog-mate-play").await;
+    s.wait(&format!("{STATUS}.includes('Game over: 1-0 (checkmate)')"), "progressive mate played", 10).await;
+    s.shot("09-progressive").await;
+    s.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium + chromedriver; run by .ci/run"]
+async fn errors_show_the_servers_words_and_forms_its_limits() {
+    let Some(s) = Session::start("errors").await else { return };
+    let info = s.js("return fetch('/api/info').then((r) => r.json())").await;
+    let limits = &info["limits"];
+    for (id, key) in [
+        ("an-threads", "threads"),
+        ("an-multipv", "multipv"),
+        ("fo-depth", "fortress_depth"),
+        ("fo-moves", "fortress_moves"),
+        ("levelval", "movetime_ms"),
+    ] {
+        let (lo, hi) = (limits[key][0].to_string(), limits[key][1].to_string());
+        assert_eq!(s.js(&format!("return document.getElementById('{id}').min")).await, json!(lo), "{id} min");
+        assert_eq!(s.js(&format!("return document.getElementById('{id}').max")).await, json!(hi), "{id} max");
+    }
+    // Too many threads.
+    let threads = limits["threads"][1].as_u64().unwrap();
+    s.js(&format!("document.getElementById('an-threads').value = {}; return 1", threads + 1)).await;
+    s.click("an-toggle").await;
+    s.wait("document.querySelector('#an-info .err') && /threads must be 1\\.\\.=/.test(document.getElementById('an-info').textContent)", "threads refused", 10).await;
+    s.click("an-toggle").await;
+    s.js("document.getElementById('an-threads').value = 1; return 1").await;
+    // A mated position.
+    s.load_fen("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3").await;
+    s.click("an-toggle").await;
+    s.wait("document.querySelector('#an-info .err') && document.getElementById('an-info').textContent.includes('checkmated')", "mated position refused", 10).await;
+    s.shot("10-errors").await;
+    s.click("an-toggle").await;
+    // A bad FEN.
+    s.tab("pgn").await;
+    s.set_value("fen", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1").await;
+    s.click("fen-load").await;
+    s.wait("document.getElementById('status').className === 'err' && document.getElementById('status').textContent.includes('bad FEN')", "bad FEN refused", 10).await;
+    // A PGN with an illegal move names it.
+    s.set_value("pgn", "1. e4 e5 2. Ke3 *").await;
+    s.click("pgn-import").await;
+    s.wait("document.getElementById('status').textContent.includes('illegal move Ke3')", "illegal PGN move", 10).await;
+    s.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium + chromedriver; run by .ci/run"]
+async fn phone_layout_has_one_column_and_no_overflow() {
+    let Some(s) = Session::start("phone").await else { return };
+    // A 390×844 page (the window is made taller by the browser's own frame).
+    let frame = s.js("return window.outerHeight - window.innerHeight").await.as_u64().unwrap_or(0) as u32;
+    s.c.set_window_size(390, 844 + frame).await.unwrap();
+    s.wait("window.innerWidth <= 390 && window.innerHeight >= 844", "a phone-sized page", 5).await;
+    s.click_move("e2", "e4").await;
+    s.wait("document.querySelectorAll('#movelist move[data-id]').length === 1", "a move on the phone", 10).await;
+    s.click("an-toggle").await;
+    s.wait("document.querySelectorAll('#an-lines .pv').length >= 1", "engine line on the phone", 20).await;
+    let overflow = s.js("return document.documentElement.scrollWidth - window.innerWidth").await;
+    assert!(overflow.as_i64().unwrap() <= 0, "horizontal overflow of {overflow} px");
+    let board = s
+        .js("const b = document.querySelector('#board cg-board').getBoundingClientRect(); return [b.left, b.right, b.width]")
         .await;
-    shot(c, "10-progressive").await;
-    // Playing the mate found ends the game.
-    click(c, "prog-mate-play").await;
-    wait_for(
-        c,
-        "document.getElementById('status').textContent.includes('Game over: 1-0 (checkmate)')",
-        "progressive mate played",
-        10,
-    )
-    .await;
-
-    // The computer answers a series in a game against it.
-    click(c, "newgame").await;
-    wait_for(c, &format!("{} === 0", moves_count()), "new progressive game", 10).await;
-    click(c, "prog-start").await;
-    click_move(c, "d2", "d4").await;
-    wait_for(c, &format!("{} === 3", moves_count()), "computer series", 30).await;
-    wait_for(
-        c,
-        "document.getElementById('prog-series').textContent.includes('White plays a series of 3')",
-        "our series",
-        30,
-    )
-    .await;
-    shot(c, "11-progressive-vs-computer").await;
-
-    // A phone-sized window: the board still fits and takes a touch move.
-    c.set_window_size(412, 915).await.unwrap();
-    c.find(Locator::Id("variant")).await.unwrap().select_by_value("standard").await.unwrap();
-    wait_for(
-        c,
-        &format!("{} === 0 && !document.getElementById('std-play').hidden", moves_count()),
-        "standard again",
-        10,
-    )
-    .await;
-    wait_for(c, "document.getElementById('board').getBoundingClientRect().right <= window.innerWidth", "board fits", 5)
+    assert!(board[0].as_f64().unwrap() >= 0.0 && board[1].as_f64().unwrap() <= 390.0, "board off screen: {board}");
+    assert!(board[2].as_f64().unwrap() >= 300.0, "board too small: {board}");
+    // One column: the move list is below the board.
+    let below = s
+        .js("return document.getElementById('movelist').getBoundingClientRect().top >= document.querySelector('#board cg-board').getBoundingClientRect().bottom")
         .await;
-    touch_move(c, "d2", "d4").await;
-    wait_for(c, &format!("{} === 1", moves_count()), "touch move on a phone", 10).await;
-    shot(c, "12-phone").await;
-
-    // No JavaScript errors made it to the status line.
-    let status = js(c, "return document.getElementById('status').className").await;
-    assert_ne!(status, json!("err"));
+    assert_eq!(below, json!(true));
+    // Coordinates sit outside the squares: rank labels left of the board, file labels below it.
+    let coords = s
+        .js("const b = document.querySelector('#board cg-board').getBoundingClientRect();
+             const r = document.querySelector('#board coords.ranks').getBoundingClientRect();
+             const f = document.querySelector('#board coords.files').getBoundingClientRect();
+             return r.right <= b.left + 0.5 && f.top >= b.bottom - 0.5")
+        .await;
+    assert_eq!(coords, json!(true), "coordinates over the squares");
+    s.shot("11-phone").await;
+    s.close().await;
 }

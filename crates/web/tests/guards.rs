@@ -103,10 +103,27 @@ async fn cross_site_requests_cannot_start_work() {
 async fn wrong_method_answers_405_with_json() {
     let app = app();
     let host = [("host", "127.0.0.1:8080")];
-    for uri in ["/api/engine/bestmove", "/api/solve", "/api/legal", "/api/tb/probe"] {
-        let (s, v) = common::send(&app, "GET", uri, &host, None).await;
-        assert_json_error(s, &v, StatusCode::METHOD_NOT_ALLOWED);
-        assert!(v["error"].as_str().unwrap().contains("POST"), "{v}");
+    // Every POST route of the API.
+    for uri in [
+        "/api/legal",
+        "/api/move",
+        "/api/game",
+        "/api/pgn/import",
+        "/api/pgn/export",
+        "/api/engine/bestmove",
+        "/api/solve",
+        "/api/fortress",
+        "/api/tb/probe",
+        "/api/progressive/game",
+        "/api/progressive/record",
+        "/api/progressive/computer",
+        "/api/progressive/mate",
+    ] {
+        for method in ["GET", "PUT", "DELETE"] {
+            let (s, v) = common::send(&app, method, uri, &host, None).await;
+            assert_json_error(s, &v, StatusCode::METHOD_NOT_ALLOWED);
+            assert!(v["error"].as_str().unwrap().contains("use POST"), "{method} {uri}: {v}");
+        }
     }
     let (s, v) = common::send(&app, "POST", "/api/analyse", &host, Some(json!({}))).await;
     assert_json_error(s, &v, StatusCode::METHOD_NOT_ALLOWED);
@@ -154,9 +171,33 @@ async fn errors_say_what_is_wrong() {
         assert_json_error(s, &v, StatusCode::BAD_REQUEST);
         assert!(v["error"].as_str().unwrap().contains(want), "{query}: {v}");
     }
-    let (s, v) = common::send(&app, "POST", "/api/engine/bestmove", &host, Some(json!({ "fen": mated }))).await;
-    assert_json_error(s, &v, StatusCode::BAD_REQUEST);
-    assert!(v["error"].as_str().unwrap().contains("checkmate"), "{v}");
+    // The same four mistakes on /api/engine/bestmove: the same messages, each its own.
+    let bodies = [
+        (json!({ "fen": mated }), "White is checkmated"),
+        (json!({ "fen": stalemate }), "Black is stalemated"),
+        (json!({ "fen": "startpos", "threads": threads }), "threads must be 1..="),
+        (json!({ "fen": "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1" }), "bad FEN"),
+    ];
+    let mut seen = Vec::new();
+    for ((body, want), (query, _)) in bodies.iter().zip(&cases) {
+        let (s, v) = common::send(&app, "POST", "/api/engine/bestmove", &host, Some(body.clone())).await;
+        assert_json_error(s, &v, StatusCode::BAD_REQUEST);
+        let msg = v["error"].as_str().unwrap().to_owned();
+        assert!(msg.contains(want), "{body}: {msg}");
+        // The analysis stream refuses the same request with the same words.
+        let q = query.replace(' ', "%20").replace('/', "%2F");
+        let (_, a) = common::send(&app, "GET", &format!("/api/analyse?{q}"), &host, None).await;
+        assert_eq!(a["error"], msg.as_str(), "{query}");
+        seen.push(msg);
+    }
+    // Threads above the limit name the limit and what was asked.
+    let max = bastion_web::Caps::default().max_threads;
+    assert!(seen[2].contains(&format!("1..={max}")) && seen[2].contains(&format!("{threads} asked")), "{}", seen[2]);
+    // A bad FEN says what is wrong with it, not only that it is bad.
+    assert!(seen[3].len() > "bad FEN: ".len() + 10, "{}", seen[3]);
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), 4, "the four errors must differ: {seen:?}");
 }
 
 #[tokio::test]

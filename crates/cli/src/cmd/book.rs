@@ -2,11 +2,13 @@
 //! learn from played games.
 
 use anyhow::{bail, Context, Result};
-use bastion_arena::book::{BookBuilder, BookProbe, BuildSummary, LearnParams, PolyglotBook};
+use bastion_arena::book::{
+    BookBuilder, BookProbe, BuildSummary, LearnParams, PolyglotBook, ENTRY_SIZE, MAX_BOOK_BYTES,
+};
 use bastion_arena::pgn;
 use bastion_core::Position;
 use clap::{Args, Subcommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `bastion book`.
 #[derive(Args, Debug)]
@@ -70,6 +72,37 @@ enum BookCommand {
     },
 }
 
+/// Checks that `path` looks like a Polyglot book before it is probed: a whole number of
+/// 16-byte entries, sorted by key as the format requires (a probe looks keys up by
+/// binary search). Anything else, a PGN file given by mistake say, is "not a Polyglot
+/// book", not a book with "no book moves".
+fn check_polyglot(path: &Path) -> Result<()> {
+    use std::io::Read;
+    let file = bastion_core::io::open_checked(path, MAX_BOOK_BYTES)
+        .map_err(bastion_core::io::BoundedReadError::into_io)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    let size = file.metadata().with_context(|| format!("cannot read {}", path.display()))?.len();
+    let name = path.display();
+    if size % ENTRY_SIZE as u64 != 0 {
+        bail!("{name} is not a Polyglot book: its size, {size} bytes, is not a multiple of {ENTRY_SIZE}");
+    }
+    let mut reader = std::io::BufReader::new(file);
+    let mut entry = [0u8; ENTRY_SIZE];
+    let mut last = 0u64;
+    for i in 0..size / ENTRY_SIZE as u64 {
+        reader.read_exact(&mut entry).with_context(|| format!("cannot read {name}"))?;
+        let key = u64::from_be_bytes(entry[..8].try_into().expect("8 bytes"));
+        if key < last {
+            bail!(
+                "{name} is not a Polyglot book: entry {} is out of key order (the format keeps entries sorted by key)",
+                i + 1
+            );
+        }
+        last = key;
+    }
+    Ok(())
+}
+
 /// Runs the subcommand.
 pub fn run(args: BookArgs) -> Result<()> {
     match args.command {
@@ -100,6 +133,7 @@ pub fn run(args: BookArgs) -> Result<()> {
             }
         }
         BookCommand::Probe { book, fen, moves, json } => {
+            check_polyglot(&book)?;
             let book = PolyglotBook::open(&book)?;
             let mut pos = match &fen {
                 Some(f) => Position::from_fen(f).with_context(|| format!("bad FEN {f:?}"))?,

@@ -3,7 +3,7 @@
 
 use anyhow::{bail, Context, Result};
 use bastion_arena::referee::EngineConfig;
-use bastion_arena::suite::{run_suite, SuiteConfig};
+use bastion_arena::suite::{run_suite, PositionResult, SuiteConfig, SuiteReport};
 use bastion_core::epd::Epd;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -21,6 +21,13 @@ pub struct EpdArgs {
     /// Engine command line, e.g. `stockfish` or `"./bastion uci"`.
     #[arg(long)]
     engine: String,
+    #[command(flatten)]
+    suite: SuiteArgs,
+}
+
+/// How a suite is run and reported: shared by `bastion epd` and `bastion cluster epd`.
+#[derive(Args, Debug)]
+pub(crate) struct SuiteArgs {
     /// Time per position: `1s`, `500ms`, `2.5` (seconds); default 1s, or with
     /// --nodes 600s as a guard against a hung engine.
     #[arg(long)]
@@ -44,20 +51,68 @@ pub struct EpdArgs {
     options: Vec<String>,
     /// Only the first N positions.
     #[arg(long)]
-    limit: Option<usize>,
+    pub(crate) limit: Option<usize>,
     /// Print one JSON document instead of text.
     #[arg(long)]
-    json: bool,
+    pub(crate) json: bool,
+}
+
+impl SuiteArgs {
+    /// The suite run's configuration for an engine command line.
+    pub(crate) fn config(&self, engine: String) -> Result<SuiteConfig> {
+        if self.nodes == Some(0) {
+            bail!("--nodes must be positive");
+        }
+        let time = self.time.as_deref().unwrap_or(if self.nodes.is_some() { "600s" } else { "1s" });
+        let mut times = vec![parse_duration(time)?];
+        for t in &self.times {
+            times.push(parse_duration(t)?);
+        }
+        let mut options = Vec::new();
+        for o in &self.options {
+            let (k, v) = o.split_once('=').with_context(|| format!("--option {o:?} is not NAME=VALUE"))?;
+            options.push((k.to_string(), v.to_string()));
+        }
+        Ok(SuiteConfig {
+            engine: EngineConfig { name: engine.clone(), command: engine, options, ..EngineConfig::default() },
+            times,
+            threads: self.threads,
+            hash: self.hash,
+            margin: Duration::from_secs(5),
+            nodes: self.nodes,
+        })
+    }
 }
 
 /// Reads `1s`, `250ms`, `2.5s`, `3` (seconds) with core's duration reader; a time per
 /// position must also be positive and at most a day.
-fn parse_duration(text: &str) -> Result<Duration> {
+pub(crate) fn parse_duration(text: &str) -> Result<Duration> {
     let d = bastion_core::duration::parse_duration(text)?;
     if d.is_zero() || d > Duration::from_secs(86_400) {
         bail!("time {text:?} must be positive and under a day");
     }
     Ok(d)
+}
+
+/// Whether a final score was decided by a mate or a tablebase (`#3`, `#-2`, or 100
+/// pawns and more, where engines put tablebase wins). Such a search runs to the
+/// engine's depth cap at once, so its depth says nothing about the search.
+fn decided(score: Option<&str>) -> bool {
+    match score {
+        Some(s) if s.starts_with('#') => true,
+        Some(s) => s.parse::<f64>().is_ok_and(|pawns| pawns.abs() >= 100.0),
+        None => false,
+    }
+}
+
+/// Sets the mean depth over the positions whose score was not decided by a mate or a
+/// tablebase; returns how many positions with a depth were left out.
+fn exclude_decided_depths(report: &mut SuiteReport) -> usize {
+    let (decided, open): (Vec<_>, Vec<_>) =
+        report.results.iter().filter(|r| r.depth.is_some()).partition(|r| decided(r.score.as_deref()));
+    let depths: Vec<f64> = open.iter().filter_map(|r| r.depth).map(f64::from).collect();
+    report.mean_depth = (!depths.is_empty()).then(|| depths.iter().sum::<f64>() / depths.len() as f64);
+    decided.len()
 }
 
 /// Runs the subcommand.
@@ -73,38 +128,13 @@ pub fn run(args: EpdArgs) -> Result<()> {
         }
         entries.push(Epd::parse(t).with_context(|| format!("{}:{}", args.file.display(), i + 1))?);
     }
-    if let Some(n) = args.limit {
+    if let Some(n) = args.suite.limit {
         entries.truncate(n);
     }
     if entries.is_empty() {
         bail!("{} holds no positions", args.file.display());
     }
-    if args.nodes == Some(0) {
-        bail!("--nodes must be positive");
-    }
-    let time = args.time.as_deref().unwrap_or(if args.nodes.is_some() { "600s" } else { "1s" });
-    let mut times = vec![parse_duration(time)?];
-    for t in &args.times {
-        times.push(parse_duration(t)?);
-    }
-    let mut options = Vec::new();
-    for o in &args.options {
-        let (k, v) = o.split_once('=').with_context(|| format!("--option {o:?} is not NAME=VALUE"))?;
-        options.push((k.to_string(), v.to_string()));
-    }
-    let config = SuiteConfig {
-        engine: EngineConfig {
-            name: args.engine.clone(),
-            command: args.engine.clone(),
-            options,
-            ..EngineConfig::default()
-        },
-        times,
-        threads: args.threads,
-        hash: args.hash,
-        margin: Duration::from_secs(5),
-        nodes: args.nodes,
-    };
+    let config = args.suite.config(args.engine.clone())?;
     let interrupt = Arc::new(AtomicBool::new(false));
     {
         let flag = interrupt.clone();
@@ -123,22 +153,43 @@ pub fn run(args: EpdArgs) -> Result<()> {
         solved += usize::from(r.solved);
         bar.inc(1);
         bar.set_message(format!("solved {solved}/{}", r.index));
-        if bar.is_hidden() && !args.json {
-            let id = r.id.clone().unwrap_or_else(|| format!("#{}", r.index));
-            let status = match (&r.error, r.solve_time) {
-                (Some(e), _) => format!("error: {e}"),
-                (None, Some(t)) => format!("solved in {t:.2} s"),
-                (None, None) => "not solved".into(),
-            };
-            eprintln!("{id}: {} -> {} ({status})", r.expected, r.found.as_deref().unwrap_or("-"));
+        if bar.is_hidden() && !args.suite.json {
+            eprintln!("{}", position_line(r));
         }
     })
     .map_err(anyhow::Error::msg)?;
     bar.finish_and_clear();
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+    print_report(report, args.suite.json)
+}
+
+/// One position's result as it is printed while a suite runs.
+pub(crate) fn position_line(r: &PositionResult) -> String {
+    let id = r.id.clone().unwrap_or_else(|| format!("#{}", r.index));
+    let status = match (&r.error, r.solve_time) {
+        (Some(e), _) => format!("error: {e}"),
+        (None, Some(t)) => format!("solved in {t:.2} s"),
+        (None, None) => "not solved".into(),
+    };
+    format!("{id}: {} -> {} ({status})", r.expected, r.found.as_deref().unwrap_or("-"))
+}
+
+/// Prints the report, as text or one JSON document; the mean depth leaves out positions
+/// decided by a mate or tablebase score.
+pub(crate) fn print_report(mut report: SuiteReport, json: bool) -> Result<()> {
+    let excluded = exclude_decided_depths(&mut report);
+    if json {
+        let mut doc = serde_json::to_value(&report)?;
+        doc["mean_depth_excluded"] = excluded.into();
+        println!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
-        print!("{}", report.to_text());
+        let text = report.to_text();
+        let (first, rest) = text.split_once('\n').unwrap_or((&text, ""));
+        println!("{first}");
+        if excluded > 0 {
+            let what = crate::plural::count(excluded as u64, "position", "positions");
+            println!("(the mean depth leaves out {what} decided by a mate or tablebase score)");
+        }
+        print!("{rest}");
     }
     Ok(())
 }
@@ -146,6 +197,16 @@ pub fn run(args: EpdArgs) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mate_and_tablebase_scores_are_decided() {
+        for s in ["#1", "#-3", "+200.00", "-153.20"] {
+            assert!(decided(Some(s)), "{s}");
+        }
+        for s in [None, Some("+1.25"), Some("-0.30"), Some("0.00")] {
+            assert!(!decided(s), "{s:?}");
+        }
+    }
 
     #[test]
     fn durations() {

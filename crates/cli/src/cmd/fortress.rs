@@ -9,7 +9,8 @@ use anyhow::{bail, Context, Result};
 use bastion_fortress::labels::read_labelled;
 use bastion_fortress::suite::{parse_resume, remaining, suite_config};
 use bastion_fortress::{
-    analyse_with_progress, write_plot, Analysis, Config, PlotFormat, PlotKind, SuiteReport, SuiteRow, Thresholds,
+    analyse_with_progress, write_plot, Analysis, Config, PlotFormat, PlotKind, ProbeConfig, SuiteReport, SuiteRow,
+    Thresholds,
 };
 use bastion_uci_client::Engine;
 use clap::Args;
@@ -76,6 +77,15 @@ pub struct FortressArgs {
     /// Evaluation (pawns) that makes a side "ahead" regardless of material.
     #[arg(long, default_value_t = Thresholds::default().eval_edge)]
     eval_edge: f64,
+    /// Skip the progress test (searches with the fifty-move counter advanced).
+    #[arg(long)]
+    no_probe: bool,
+    /// Progress test: moves left before the fifty-move draw, comma-separated, ascending.
+    #[arg(long, value_delimiter = ',', default_values_t = ProbeConfig::default().moves)]
+    probe_moves: Vec<u32>,
+    /// Progress test: irreversible changes followed when the edge holds.
+    #[arg(long, default_value_t = ProbeConfig::default().stages)]
+    probe_stages: u32,
     /// Time limit for one engine search in seconds (depths reached are kept).
     #[arg(long, default_value_t = 120)]
     search_limit: u64,
@@ -143,6 +153,12 @@ fn config_of(args: &FortressArgs) -> Config {
         breakthrough: !args.no_breakthrough,
         avoid: args.avoid,
         search_limit_ms: args.search_limit.saturating_mul(1000),
+        probe: ProbeConfig {
+            enabled: !args.no_probe,
+            moves: args.probe_moves.clone(),
+            stages: args.probe_stages,
+            ..ProbeConfig::default()
+        },
         ..Config::default()
     }
 }
@@ -235,4 +251,34 @@ fn run_suite(path: &Path, args: &FortressArgs, config: &Config) -> Result<()> {
         print!("{}", report.to_text());
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        args: FortressArgs,
+    }
+
+    const FEN: &str = "8/k7/8/P7/8/2K5/3B4/8 w - - 0 1";
+
+    #[test]
+    fn probe_options_reach_the_config() {
+        let defaults = config_of(&Cli::parse_from(["fortress", FEN]).args);
+        assert_eq!(defaults.probe, ProbeConfig::default());
+        let cli = Cli::parse_from(["fortress", FEN, "--probe-moves", "2,4,6", "--probe-stages", "2"]);
+        let c = config_of(&cli.args);
+        assert_eq!((c.probe.moves.clone(), c.probe.stages, c.probe.enabled), (vec![2, 4, 6], 2, true));
+        assert!(c.validate().is_ok());
+        assert!(!config_of(&Cli::parse_from(["fortress", FEN, "--no-probe"]).args).probe.enabled);
+        // Moves left must ascend, and stay below the fifty-move limit.
+        for bad in ["5,3", "0", "50"] {
+            let c = config_of(&Cli::parse_from(["fortress", FEN, "--probe-moves", bad]).args);
+            assert!(c.validate().is_err(), "{bad}");
+        }
+    }
 }

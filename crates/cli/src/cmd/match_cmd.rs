@@ -20,8 +20,10 @@ use std::time::Duration;
 /// Arguments of `bastion match`.
 #[derive(Args, Debug)]
 pub struct MatchArgs {
-    /// An engine: `name=A cmd="./engine --flag" [dir=DIR] [option.Hash=64 …]`. Give exactly two;
-    /// results are reported for the first.
+    /// An engine: `name=A cmd="./engine --flag" [dir=DIR] [tc=2.5+0.025] [option.Hash=64 …]`
+    /// (`tc=`: this engine's own clock, for time odds). Give exactly two;
+    /// results are reported for the first. Without `name=` an engine is named by its UCI
+    /// `id name`; a second engine of the same name gets " (2)".
     #[arg(long = "engine", num_args = 1.., value_name = "KEY=VALUE", required = true, action = clap::ArgAction::Append)]
     engines: Vec<String>,
     /// Clock time control in seconds: `10+0.1`, `40/60+0.5`.
@@ -133,6 +135,23 @@ fn parse_sprt(words: &[String]) -> Result<SprtParams> {
     Ok(SprtParams::new(elo0, elo1, alpha, beta)?)
 }
 
+/// The name an engine gives itself (`id name`), as cutechess names an engine
+/// given without `name=`; its command line when it sends none.
+fn uci_name(cfg: &EngineConfig) -> Result<String> {
+    let engine = cfg.start().with_context(|| format!("starting engine {:?}", cfg.command))?;
+    Ok(engine.name().map(str::trim).filter(|n| !n.is_empty()).unwrap_or(&cfg.command).to_owned())
+}
+
+/// The second engine's name, with ` (2)` added when it equals the first's, so that
+/// results, PGN tags and `--learn-engine` can tell the two apart.
+fn distinct_name(first: &str, second: &str) -> String {
+    if first == second {
+        format!("{second} (2)")
+    } else {
+        second.to_owned()
+    }
+}
+
 /// Splits the `--engine` values into one group per `--engine` occurrence.
 ///
 /// clap's derive API flattens repeated multi-value options, so the groups
@@ -178,17 +197,24 @@ pub fn run(args: MatchArgs) -> Result<()> {
     if engines.len() != 2 {
         bail!("give exactly two --engine, got {}", engines.len());
     }
-    let a = EngineConfig::parse(&engines[0]).map_err(anyhow::Error::msg)?;
-    let b = EngineConfig::parse(&engines[1]).map_err(anyhow::Error::msg)?;
-    if a.name == b.name {
-        bail!("the two engines need different names (name=…)");
+    let mut a = EngineConfig::parse(&engines[0]).map_err(anyhow::Error::msg)?;
+    let mut b = EngineConfig::parse(&engines[1]).map_err(anyhow::Error::msg)?;
+    for (cfg, words) in [(&mut a, &engines[0]), (&mut b, &engines[1])] {
+        if !words.iter().any(|w| w.starts_with("name=")) {
+            cfg.name = uci_name(cfg)?;
+        }
     }
+    b.name = distinct_name(&a.name, &b.name);
     let time_control = match (&args.tc, args.nodes, args.movetime, args.depth) {
         (Some(tc), ..) => TimeControl::parse_clock(tc).map_err(anyhow::Error::msg)?,
         (_, Some(n), ..) if n > 0 => TimeControl::Nodes(n),
         (_, _, Some(ms), _) if ms > 0 => TimeControl::MoveTime(Duration::from_millis(ms)),
         (_, _, _, Some(d)) if d > 0 => TimeControl::Depth(d),
-        (None, None, None, None) => bail!("give a limit: --tc, --nodes, --movetime or --depth"),
+        // Both engines on their own clocks (`tc=` at time odds): no match-wide limit needed.
+        (None, None, None, None) if a.tc.is_some() && b.tc.is_some() => a.tc.unwrap_or(TimeControl::Depth(1)),
+        (None, None, None, None) => {
+            bail!("give a limit: --tc, --nodes, --movetime or --depth (or tc= for each engine)")
+        }
         _ => bail!("the limit must be positive"),
     };
     if args.concurrency == 0 {
@@ -289,6 +315,12 @@ mod tests {
         // Without a matching command line, groups start at name=.
         let flat = v("name=A cmd=x name=B cmd=y option.Hash=1");
         assert_eq!(group_engines(&flat, &[]), vec![v("name=A cmd=x"), v("name=B cmd=y option.Hash=1")]);
+    }
+
+    #[test]
+    fn equal_names_are_told_apart() {
+        assert_eq!(distinct_name("Bastion", "Bastion"), "Bastion (2)");
+        assert_eq!(distinct_name("A", "B"), "B");
     }
 
     #[test]

@@ -2,6 +2,8 @@
 
 pub mod bench;
 pub mod book;
+#[cfg(feature = "mpi")]
+pub mod cluster;
 pub mod epd;
 pub mod fortress;
 pub mod match_cmd;

@@ -5,6 +5,7 @@
 //! score to every line (resumable); `bastion nnue train --data labelled.csv --out net.nnue`
 //! fits a network that the engine loads with the `EvalFile` option.
 
+use crate::plural::count;
 use anyhow::{bail, Context, Result};
 use bastion_train::positions::QuietPositions;
 use bastion_train::{write_atomically, LabelConfig};
@@ -115,8 +116,9 @@ fn positions(a: PositionsArgs) -> Result<()> {
         );
     } else {
         println!(
-            "{} positions from {games} games ({skipped} without a result skipped) written to {}",
-            set.len(),
+            "{} from {} ({skipped} without a result skipped) written to {}",
+            count(set.len() as u64, "position", "positions"),
+            count(games as u64, "game", "games"),
             a.out.display()
         );
     }
@@ -161,7 +163,12 @@ fn label(a: LabelArgs) -> Result<()> {
             serde_json::json!({"labelled": written, "interrupted": interrupted, "out": a.out.display().to_string()})
         );
     } else {
-        println!("{written} positions labelled at depth {} into {}", a.depth, a.out.display());
+        println!(
+            "{} labelled at depth {} into {}",
+            count(written as u64, "position", "positions"),
+            a.depth,
+            a.out.display()
+        );
         if interrupted {
             println!("interrupted; run the same command again to continue");
         }

@@ -1,5 +1,6 @@
 //! `bastion perft`: node counts for one position or a whole suite.
 
+use crate::plural::count;
 use anyhow::{bail, Context, Result};
 use bastion_core::perft::{self, parse_suite};
 use bastion_core::Position;
@@ -41,6 +42,40 @@ pub struct PerftArgs {
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
+    /// Run a count deeper than 7 plies, or one estimated at more than 3·10^10 nodes
+    /// (minutes to days), which is refused without it.
+    #[arg(long)]
+    force: bool,
+}
+
+/// Deepest count run without `--force`: depth 8 from the start position is 85 billion nodes.
+const MAX_DEPTH_UNFORCED: u32 = 7;
+/// Largest estimated count run without `--force` (about a minute at bulk-counting speed;
+/// Kiwipete at depth 6, 8 billion nodes, is estimated at 1.1e10).
+const MAX_NODES_UNFORCED: f64 = 3e10;
+
+/// A rough size of `perft(pos, depth)`: the count at 3 plies (or less), times the
+/// branching factor seen between the last two counted plies for each further ply.
+fn estimate_nodes(pos: &Position, depth: u32) -> f64 {
+    let known = depth.min(3);
+    let (below, at) = (perft::perft(pos, known.saturating_sub(1)) as f64, perft::perft(pos, known) as f64);
+    let branching = if below > 0.0 { at / below } else { 0.0 };
+    at * branching.powi((depth - known) as i32)
+}
+
+/// Refuses (without `--force`) a count that would run for a very long time, saying why.
+fn check_size(pos: &Position, depth: u32, force: bool) -> Result<()> {
+    if force {
+        return Ok(());
+    }
+    let estimate = estimate_nodes(pos, depth);
+    if depth > MAX_DEPTH_UNFORCED || estimate > MAX_NODES_UNFORCED {
+        bail!(
+            "perft {depth} from this position is about {estimate:.1e} nodes, which takes a long time; \
+             counts deeper than {MAX_DEPTH_UNFORCED} plies or above {MAX_NODES_UNFORCED:.0e} nodes need --force"
+        );
+    }
+    Ok(())
 }
 
 #[derive(Serialize)]
@@ -66,6 +101,7 @@ pub fn run(args: PerftArgs) -> Result<()> {
         pos.set_chess960(true);
     }
     let depth = args.depth.unwrap_or(6);
+    check_size(&pos, depth, args.force)?;
     let start = Instant::now();
     let mut divide = Vec::new();
     let nodes = if args.divide {
@@ -157,7 +193,14 @@ fn run_suite(path: &str, args: &PerftArgs) -> Result<()> {
         for f in &failed {
             writeln!(out, "FAIL {f}")?;
         }
-        writeln!(out, "{} positions, {checked} checks, {} failed ({threads} threads)", cases.len(), failed.len())?;
+        writeln!(
+            out,
+            "{}, {}, {} failed ({})",
+            count(cases.len() as u64, "position", "positions"),
+            count(checked as u64, "check", "checks"),
+            failed.len(),
+            count(threads as u64, "thread", "threads")
+        )?;
         writeln!(out, "{total} nodes in {secs:.2} s ({:.1} M/s)", total as f64 / secs.max(1e-9) / 1e6)?;
     }
     if !failed.is_empty() {

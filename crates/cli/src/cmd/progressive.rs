@@ -7,6 +7,7 @@ mod matches;
 mod play;
 mod testset;
 
+use crate::plural::count;
 use anyhow::{anyhow, bail, Context, Result};
 use bastion_progressive::{
     count_series, exhaustive_mate, find_mate, legal_series, parse_duration, series_text, series_uci, Game, MateOptions,
@@ -179,7 +180,7 @@ fn run_mate(a: MateArgs) -> Result<()> {
         return Ok(());
     }
     println!("{pos}");
-    println!("series {} ({} moves left), {}", rep.series, rep.moves_left, rep.method);
+    println!("series {} ({}), {}", rep.series, count(rep.moves_left as u64, "move left", "moves left"), rep.method);
     match rep.outcome {
         MateOutcome::Found => println!("mate: {}", rep.mate.unwrap_or_default()),
         MateOutcome::NoMate => println!("no mate exists in this series (proved by exhausting the search)"),

@@ -15,12 +15,13 @@ pub struct ServeArgs {
     /// Address to listen on; the default is reachable from this machine only.
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
-    /// Directory for app data.
-    #[arg(long, value_name = "DIR")]
-    pub data_dir: Option<PathBuf>,
-    /// Directory holding tablebase files (the only files the server reads).
+    /// Directory holding Bastion DTM tablebase files (`*.btb`, made by `bastion tb`).
     #[arg(long, value_name = "DIR")]
     pub tb_dir: Option<PathBuf>,
+    /// Directory holding Syzygy WDL/DTZ files (`*.rtbw`, `*.rtbz`); the tablebase panel
+    /// shows their WDL and DTZ beside the DTM (with --tb-dir, the only files the server reads).
+    #[arg(long, value_name = "DIR")]
+    pub syzygy_dir: Option<PathBuf>,
     /// Jobs (searches, solves) that may run at once.
     #[arg(long)]
     pub max_jobs: Option<usize>,
@@ -36,15 +37,12 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         "localhost" => IpAddr::from([127, 0, 0, 1]),
         h => h.parse().with_context(|| format!("--host {h:?} is not an IP address"))?,
     };
-    if let Some(d) = &args.data_dir {
-        std::fs::create_dir_all(d).with_context(|| format!("cannot create --data-dir {}", d.display()))?;
-    }
     // The fortress detector drives a UCI engine process: this very binary, as `bastion uci`.
     let exe = std::env::current_exe().context("cannot locate the bastion binary for the fortress engine")?;
     let uci_engine = Some(vec![exe.to_string_lossy().into_owned(), "uci".to_string()]);
     let mut config = bastion_web::Config {
-        data_dir: args.data_dir,
         tb_dir: args.tb_dir,
+        syzygy_dir: args.syzygy_dir,
         uci_engine,
         allowed_hosts: args.allow_host,
         ..Default::default()

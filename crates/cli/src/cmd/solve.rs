@@ -12,6 +12,14 @@ use serde::Serialize;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
+/// Time limit of one problem when `--time-limit` is not given, in seconds: enough for
+/// most problems, and a hopeless one ends with a message instead of seeming to hang.
+const DEFAULT_PROBLEM_SECS: f64 = 60.0;
+/// Time limit per position of a suite when `--time-limit` is not given, in seconds.
+const DEFAULT_SUITE_SECS: f64 = 10.0;
+/// Time between two progress lines while one problem is being solved.
+const PROGRESS_EVERY: Duration = Duration::from_secs(5);
+
 /// `println!` that reports a closed stdout (`| head`) as an error instead of panicking.
 macro_rules! outln {
     ($($t:tt)*) => {
@@ -59,7 +67,7 @@ pub struct SolveArgs {
     /// With --epd: skip the first K selected entries (to resume an interrupted run).
     #[arg(long, default_value_t = 0)]
     skip: usize,
-    /// Seconds allowed per position (suite default 10; single problems: none).
+    /// Seconds allowed per problem (default 60; with --epd, per position, default 10).
     #[arg(long)]
     time_limit: Option<f64>,
     /// Transposition table size in MB.
@@ -89,13 +97,17 @@ pub fn run(args: SolveArgs) -> Result<()> {
         bail!("the game is already over in this position (no legal moves)");
     }
     let mut solver = Solver::try_new(args.hash)?;
-    if let Some(t) = args.time_limit {
-        solver.set_deadline(Some(Instant::now() + secs(t)?));
-    }
-    let opts = SolveOptions { all_defences: args.all_defences, threats: !args.no_threats };
+    let limit = secs(args.time_limit.unwrap_or(DEFAULT_PROBLEM_SECS))?;
     let start = Instant::now();
-    let report =
-        solver.solve(&pos, stip, &opts).map_err(|e| anyhow::anyhow!("{e} before the solution was complete"))?;
+    solver.set_deadline(Some(start + limit));
+    let opts = SolveOptions { all_defences: args.all_defences, threats: !args.no_threats };
+    eprintln!("solving {stip} (time limit {})", seconds_text(limit));
+    let report = with_progress(start, limit, || solver.solve(&pos, stip, &opts)).map_err(|e| {
+        anyhow::anyhow!(
+            "{e} ({}) before the solution was complete; allow more with --time-limit SECONDS",
+            seconds_text(limit)
+        )
+    })?;
     let seconds = start.elapsed().as_secs_f64();
     // Every reported solution is replayed with the core's rules before it is shown.
     bastion_solver::verify::report(&pos, stip, &report, args.all_defences)
@@ -116,6 +128,28 @@ pub fn run(args: SolveArgs) -> Result<()> {
     Ok(())
 }
 
+/// `60 s`, `2.5 s`.
+fn seconds_text(d: Duration) -> String {
+    format!("{} s", d.as_secs_f64())
+}
+
+/// Runs `work`, printing a line on stderr every [`PROGRESS_EVERY`] until it returns,
+/// so that a long solve shows that it is alive and how much of its time is gone.
+fn with_progress<T>(start: Instant, limit: Duration, work: impl FnOnce() -> T) -> T {
+    let (done, finished) = std::sync::mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            while let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = finished.recv_timeout(PROGRESS_EVERY) {
+                let elapsed = start.elapsed().as_secs();
+                eprintln!("  still solving: {elapsed} s elapsed of {}", seconds_text(limit));
+            }
+        });
+        let out = work();
+        drop(done);
+        out
+    })
+}
+
 fn secs(t: f64) -> Result<Duration> {
     if !(t.is_finite() && t > 0.0) {
         bail!("--time-limit must be a positive number of seconds");
@@ -128,7 +162,7 @@ fn run_suite(path: &str, args: &SolveArgs) -> Result<()> {
         .map_err(bastion_core::io::BoundedReadError::into_io)
         .with_context(|| format!("cannot read {path}"))?;
     let entries = parse_suite(&text).with_context(|| format!("in {path}"))?;
-    let limit = secs(args.time_limit.unwrap_or(10.0))?;
+    let limit = secs(args.time_limit.unwrap_or(DEFAULT_SUITE_SECS))?;
     let selection = Selection {
         min_mate: args.min_mate,
         max_mate: args.max_mate.unwrap_or(60),

@@ -1,11 +1,12 @@
 //! `bastion tb`: generate, probe, verify and describe endgame tablebases.
 
+use crate::plural::count;
 use anyhow::{bail, Context, Result};
 use bastion_core::Position;
-use bastion_tablebase::driver::{self, build, peak_rss_bytes, progress_bar, BuildRecord, Loader};
-use bastion_tablebase::format::{file_name, TableFile};
+use bastion_tablebase::driver::{self, build_metric, peak_rss_bytes, progress_bar, BuildRecord, Loader};
+use bastion_tablebase::format::TableFile;
 use bastion_tablebase::report::{GenReport, ProbeError, ProbeReport};
-use bastion_tablebase::{stats, verify, Bitbase, Material, Tablebases};
+use bastion_tablebase::{stats, verify, Bitbase, Material, Metric, Tablebases};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 
@@ -21,11 +22,11 @@ pub struct TbArgs {
 
 #[derive(Subcommand, Debug)]
 enum TbCommand {
-    /// Generate DTM tables (sub-endings first; finished files are skipped).
+    /// Generate DTM (or, with --metric dtc, DTC) tables (sub-endings first; finished files are skipped).
     Gen(GenArgs),
-    /// Value, DTM, every legal move's value and the optimal line of a position.
+    /// Value, DTM (or DTC with --metric dtc), every legal move's value and the optimal line of a position.
     Probe(ProbeArgs),
-    /// Wins/draws/losses per side to move, DTM histogram, longest win.
+    /// Wins/draws/losses per side to move, DTM (or DTC) histogram, longest win.
     Stats(EndingArgs),
     /// Check every position against the minimax of its successors.
     Verify(VerifyArgs),
@@ -48,6 +49,10 @@ struct GenArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// What the tables count: dtm (plies to mate, files KRKN.btb) or dtc (plies to
+    /// a capture, promotion or mate that keeps the win, files KRKN.dtc.btb).
+    #[arg(long, default_value = "dtm")]
+    metric: Metric,
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
@@ -69,6 +74,9 @@ struct ProbeArgs {
     /// Directory with the table files.
     #[arg(long, default_value = "tables")]
     dir: PathBuf,
+    /// Which tables to read: dtm (distance to mate) or dtc (distance to conversion).
+    #[arg(long, default_value = "dtm")]
+    metric: Metric,
     /// Print one JSON document instead of text.
     #[arg(long)]
     json: bool,
@@ -84,6 +92,9 @@ struct EndingArgs {
     /// Directory with the table files.
     #[arg(long, default_value = "tables")]
     dir: PathBuf,
+    /// Which tables to read: dtm (distance to mate) or dtc (distance to conversion).
+    #[arg(long, default_value = "dtm")]
+    metric: Metric,
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
@@ -125,11 +136,14 @@ fn gen(a: GenArgs) -> Result<()> {
     std::fs::create_dir_all(&a.dir).with_context(|| format!("creating {}", a.dir.display()))?;
     let threads = driver::current_threads();
     if !a.json {
-        println!("generating into {} with {threads} threads", a.dir.display());
+        println!("generating into {} with {}", a.dir.display(), count(threads as u64, "thread", "threads"));
+    }
+    if !a.json && a.metric != Metric::Dtm {
+        println!("metric: {} ({} files)", a.metric.description(), a.metric.file_suffix());
     }
     let start = std::time::Instant::now();
     let json = a.json;
-    let records = build(&targets, &a.dir, !json, |r: &BuildRecord| {
+    let records = build_metric(&targets, &a.dir, a.metric, !json, |r: &BuildRecord| {
         if !json {
             println!("{}", r.to_line());
         }
@@ -159,13 +173,15 @@ fn probe(a: ProbeArgs) -> Result<()> {
     }
     let needed = ending.normalized().0.name();
     if !a.dir.is_dir() {
-        bail!("no table directory {} ({}, or pass --dir)", a.dir.display(), gen_hint(&a.dir, &needed));
+        bail!("no table directory {} ({}, or pass --dir)", a.dir.display(), gen_hint(&a.dir, &needed, a.metric));
     }
-    let tbs = Tablebases::open(&[&a.dir]).with_context(|| format!("opening tables in {}", a.dir.display()))?;
+    let tbs = Tablebases::open_metric(&[&a.dir], a.metric)
+        .with_context(|| format!("opening tables in {}", a.dir.display()))?;
     let report = match ProbeReport::probe(&tbs, &pos) {
         Ok(report) => report,
         Err(ProbeError::NoTable) => {
-            bail!("no table for {needed} in {} ({})", a.dir.display(), gen_hint(&a.dir, &needed))
+            let kind = if a.metric == Metric::Dtm { String::new() } else { format!(" {}", a.metric) };
+            bail!("no{kind} table for {needed} in {} ({})", a.dir.display(), gen_hint(&a.dir, &needed, a.metric))
         }
         Err(ProbeError::NoSuccessorTable) => bail!("a table needed for the successors is missing"),
         Err(ProbeError::Tables(e)) => return Err(e.into()),
@@ -180,26 +196,28 @@ fn probe(a: ProbeArgs) -> Result<()> {
 
 fn files_for(e: &EndingArgs) -> Result<Vec<Material>> {
     let t = targets(&e.ending, e.all)?;
-    Ok(if e.all.is_some() { t.into_iter().filter(|m| e.dir.join(file_name(m)).exists()).collect() } else { t })
+    let exists = |m: &Material| e.dir.join(e.metric.file_name(m)).exists();
+    Ok(if e.all.is_some() { t.into_iter().filter(exists).collect() } else { t })
 }
 
 /// The command that makes the missing table for `ending` in `dir`, for error messages.
-fn gen_hint(dir: &Path, ending: &str) -> String {
-    format!("generate it with `bastion tb gen {ending} --dir {}`", dir.display())
+fn gen_hint(dir: &Path, ending: &str, metric: Metric) -> String {
+    let flag = if metric == Metric::Dtm { String::new() } else { format!(" --metric {metric}") };
+    format!("generate it with `bastion tb gen {ending}{flag} --dir {}`", dir.display())
 }
 
-fn open_table(dir: &Path, m: &Material) -> Result<TableFile> {
-    let path = dir.join(file_name(m));
+fn open_table(dir: &Path, m: &Material, metric: Metric) -> Result<TableFile> {
+    let path = dir.join(metric.file_name(m));
     if !path.exists() {
-        bail!("no table {} ({})", path.display(), gen_hint(dir, &m.name()));
+        bail!("no table {} ({})", path.display(), gen_hint(dir, &m.name(), metric));
     }
-    Ok(TableFile::open(&path)?)
+    Ok(TableFile::open_metric(&path, metric)?)
 }
 
 fn stats_cmd(a: EndingArgs) -> Result<()> {
     let mut all = Vec::new();
     for m in files_for(&a)? {
-        let f = open_table(&a.dir, &m)?;
+        let f = open_table(&a.dir, &m, a.metric)?;
         let s = stats::stats(&f.load()?);
         if !a.json {
             print!("{}", s.to_text(f.file_len()));
@@ -214,11 +232,11 @@ fn stats_cmd(a: EndingArgs) -> Result<()> {
 
 fn verify_cmd(v: VerifyArgs) -> Result<()> {
     let a = v.ending;
-    let mut loader = Loader::new(&a.dir);
+    let mut loader = Loader::with_metric(&a.dir, a.metric);
     let mut reports = Vec::new();
     let mut failed = 0;
     for m in files_for(&a)? {
-        open_table(&a.dir, &m)?;
+        open_table(&a.dir, &m, a.metric)?;
         // Loaded once and shared: a 5-man table with pawns is 0.8 GB in memory.
         let t = loader.load(&m)?;
         let mut set = loader.set_for(&m)?;
@@ -247,7 +265,7 @@ fn verify_cmd(v: VerifyArgs) -> Result<()> {
 fn bitbase_cmd(a: EndingArgs) -> Result<()> {
     let mut out = Vec::new();
     for m in files_for(&a)? {
-        let t = open_table(&a.dir, &m)?.load()?;
+        let t = open_table(&a.dir, &m, a.metric)?.load()?;
         let b = Bitbase::from_table(&t);
         let path = b.write(&a.dir)?;
         if !a.json {

@@ -230,7 +230,8 @@ impl Worker {
         }
 
         // Tablebase probe: exact mate distances where the tables have them, else
-        // WDL right after captures/pawn moves (where it is exact).
+        // WDL right after captures/pawn moves (where it is exact), as far as the
+        // Syzygy options allow.
         if let Some(tb) = sh.tb {
             if !root && excluded.is_null() && pos.castling().is_empty() && pos.occupied().count() <= tb.max_pieces() {
                 if let Some(d) = tb.probe_dtm(pos) {
@@ -250,10 +251,11 @@ impl Worker {
                 && excluded.is_null()
                 && pos.halfmove_clock() == 0
                 && pos.castling().is_empty()
-                && pos.occupied().count() <= tb.max_pieces()
+                && sh.tb_rule.probes(pos.occupied().count(), depth)
             {
                 if let Some(wdl) = tb.probe_wdl(pos) {
                     sh.tbhits.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let wdl = if sh.tb_rule.fifty_move_rule { wdl } else { wdl.ignoring_fifty_move_rule() };
                     let (v, bound) = match wdl {
                         Wdl::Win => (TB_WIN - ply as i32, Bound::Lower),
                         Wdl::Loss => (-TB_WIN + ply as i32, Bound::Upper),

@@ -20,7 +20,7 @@ pub mod time;
 use crate::nnue::Network;
 use crate::options::EngineOptions;
 use crate::score::Score;
-use crate::tb::TablebaseProbe;
+use crate::tb::{rank_root, ProbeRule, RootRanking, TablebaseProbe};
 use crate::tt::TranspositionTable;
 use bastion_core::{Move, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -213,6 +213,10 @@ pub(crate) struct Shared<'a> {
     pub tbhits: AtomicU64,
     /// The tablebases, if any are loaded.
     pub tb: Option<&'a dyn TablebaseProbe>,
+    /// Which positions the search probes for WDL.
+    pub tb_rule: ProbeRule,
+    /// The root moves as the tables rank them, when they cover the root.
+    pub tb_root: Option<RootRanking>,
     /// What limits the search.
     pub limits: &'a Limits,
     /// The time allocated to it.
@@ -355,15 +359,27 @@ impl Engine {
             self.control.pondering.store(false, Ordering::SeqCst);
         }
         self.tt.new_search();
+        let tb = self.tb.as_deref();
+        let mut tb_rule = ProbeRule::new(tb, &self.opts.syzygy);
+        let time = time::TimeManager::new(start, limits, pos.side_to_move(), self.opts.move_overhead_ms, time::HORIZON);
+        // Under a clock, DTZ at the root may take at most half the move's hard limit.
+        let tb_deadline = time.hard.filter(|_| limits.has_clock() && !time.fixed).map(|h| start + h / 2);
+        let tb_root = tb.and_then(|t| rank_root(t, pos, history, &tb_rule, tb_deadline));
+        if tb_root.as_ref().is_some_and(|r| !r.probe_below) {
+            tb_rule.cardinality = 0;
+        }
         let shared = Shared {
             tt: &self.tt,
             control: &self.control,
             abort: AtomicBool::new(false),
             nodes: (0..self.workers.len()).map(|_| AtomicU64::new(0)).collect(),
-            tbhits: AtomicU64::new(0),
-            tb: self.tb.as_deref(),
+            // The root's probes count as hits, as in Stockfish.
+            tbhits: AtomicU64::new(tb_root.as_ref().map_or(0, |r| r.probes)),
+            tb,
+            tb_rule,
+            tb_root,
             limits,
-            time: time::TimeManager::new(start, limits, pos.side_to_move(), self.opts.move_overhead_ms, time::HORIZON),
+            time,
             opts: &self.opts,
             root_side: pos.side_to_move(),
             net: self.net.as_deref(),

@@ -62,6 +62,9 @@ pub(crate) struct RootMove {
     pub seldepth: usize,
     /// Nodes this thread spent below this move since the search started.
     pub nodes: u64,
+    /// The value reported for the move while the search finds no mate, when Syzygy
+    /// ranked the root.
+    pub tb_score: Option<i32>,
 }
 
 /// Nodes per second after `ms` milliseconds: 0 before the first millisecond, where no
@@ -190,29 +193,24 @@ impl Worker {
                 moves = filtered;
             }
         }
-        // Tablebase at the root: keep only the moves that preserve the best result.
-        if let Some(tb) = sh.tb {
-            if pos.occupied().count() <= tb.max_pieces() && pos.castling().is_empty() {
-                if let Some(values) = tb.probe_root(pos) {
-                    // Best WDL first, then the shortest win / longest loss where distances are known.
-                    let rank = |v: &(Move, crate::tb::Wdl, Option<i32>)| {
-                        let d = v.2.unwrap_or(0);
-                        (v.1, if v.1 >= crate::tb::Wdl::CursedWin { -d } else { d })
-                    };
-                    if let Some(best) = values.iter().filter(|v| moves.contains(&v.0)).map(rank).max() {
-                        let keep: Vec<Move> =
-                            values.iter().filter(|v| rank(v) == best && moves.contains(&v.0)).map(|v| v.0).collect();
-                        if !keep.is_empty() {
-                            moves = keep;
-                        }
-                        sh.tbhits.fetch_add(1, Ordering::Relaxed);
-                    }
-                }
+        // Tablebases at the root: only the moves that keep the best result are searched.
+        if let Some(ranking) = &sh.tb_root {
+            let keep = ranking.best_of(&moves);
+            if !keep.is_empty() {
+                moves = keep;
             }
         }
         self.root_moves = moves
             .into_iter()
-            .map(|mv| RootMove { mv, score: -INFINITE, prev_score: -INFINITE, pv: vec![mv], seldepth: 0, nodes: 0 })
+            .map(|mv| RootMove {
+                mv,
+                score: -INFINITE,
+                prev_score: -INFINITE,
+                pv: vec![mv],
+                seldepth: 0,
+                nodes: 0,
+                tb_score: sh.tb_root.as_ref().and_then(|r| r.score_of(mv)),
+            })
             .collect();
     }
 
@@ -242,9 +240,18 @@ impl Worker {
         }
     }
 
+    /// The value reported for root move `i` whose search gave `v`: the tables' value
+    /// where Syzygy ranked the root and the search found no mate (Stockfish does the same).
+    fn shown(&self, i: usize, v: i32) -> i32 {
+        match self.root_moves[i].tb_score {
+            Some(tb) if v > -INFINITE && !is_mate(v) => tb,
+            _ => v,
+        }
+    }
+
     fn line(&self, i: usize, bound: ScoreBound) -> PvLine {
         let rm = &self.root_moves[i];
-        let value = if rm.score == -INFINITE { rm.prev_score } else { rm.score };
+        let value = self.shown(i, if rm.score == -INFINITE { rm.prev_score } else { rm.score });
         PvLine { multipv: i + 1, score: Score::from_value(value), value, bound, pv: rm.pv.clone() }
     }
 
@@ -392,7 +399,7 @@ impl Worker {
                     result.best = Some(self.root_moves[0].mv);
                     result.pv = self.root_moves[0].pv.clone();
                     if self.root_moves[0].mv != prev_best {
-                        result.value = self.root_moves[0].score;
+                        result.value = self.shown(0, self.root_moves[0].score);
                         result.score = Score::from_value(result.value);
                     }
                 }
@@ -408,8 +415,8 @@ impl Worker {
             let best = &self.root_moves[0];
             result.best = Some(best.mv);
             result.pv = best.pv.clone();
-            result.value = best.score;
-            result.score = Score::from_value(best.score);
+            result.value = self.shown(0, best.score);
+            result.score = Score::from_value(result.value);
             result.depth = depth;
             result.seldepth = result.seldepth.max(self.seldepth as i32);
             result.lines = lines;

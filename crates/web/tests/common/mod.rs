@@ -25,6 +25,18 @@ pub fn tb_dir() -> PathBuf {
     .clone()
 }
 
+/// The shared directory of real 3- and 4-man Syzygy files (`../shared/data/syzygy`
+/// beside the repository), or `None` with a message when it is not there.
+pub fn syzygy_dir() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/syzygy");
+    if dir.join("KQvK.rtbw").is_file() {
+        Some(dir)
+    } else {
+        eprintln!("skipped: no Syzygy files in {} (the shared data directory)", dir.display());
+        None
+    }
+}
+
 /// The engine command the fortress detector runs: the `bastion` binary's UCI
 /// engine, built on first use (the web crate has no binary of its own).
 pub fn uci_engine() -> Vec<String> {

@@ -2,10 +2,11 @@
 //! configurations, from the start or from basic endgames.
 
 use super::{player, read, time_arg};
+use crate::plural::count;
 use anyhow::{anyhow, bail, Result};
 use bastion_progressive::bench::{run_endgames as play_endgames, EndgameCase, EndgameGame, EndgameGroup};
 use bastion_progressive::selfplay::{self, MatchConfig, MatchReport};
-use bastion_progressive::{PlayerOptions, ProgressiveError};
+use bastion_progressive::{GameEnd, GameResult, PlayerOptions, ProgressiveError};
 use clap::Args;
 use serde::Serialize;
 use std::io::Write;
@@ -43,6 +44,40 @@ pub(super) struct SelfplayArgs {
     json: bool,
 }
 
+/// Fewer games than this give no error bar: the normal approximation behind it
+/// says nothing useful about a handful of games (two wins would read "± 0.0%").
+const MIN_GAMES_FOR_ERROR_BAR: u32 = 10;
+
+/// How a game ended, in words.
+fn end_text(result: Option<GameResult>) -> &'static str {
+    match result.map(|r| r.end) {
+        None => "unfinished",
+        Some(GameEnd::Checkmate) => "checkmate",
+        Some(GameEnd::Stalemate) => "stalemate",
+        Some(GameEnd::TenTurnRule) => "ten-turn rule",
+        Some(GameEnd::Repetition) => "repetition",
+        Some(GameEnd::Adjudicated) => "adjudicated",
+    }
+}
+
+/// A share in percent with its 95% error bar, or a note that `games` are too few for one.
+fn share_text(share: f64, error95: f64, games: u32) -> String {
+    if games < MIN_GAMES_FOR_ERROR_BAR {
+        format!("{:.1}% (too few games for an error bar)", 100.0 * share)
+    } else {
+        format!("{:.1}% ± {:.1}%", 100.0 * share, 100.0 * error95)
+    }
+}
+
+/// A configuration as given, or `defaults` when nothing was changed.
+fn spec_text(spec: &str) -> &str {
+    if spec.trim().is_empty() {
+        "defaults"
+    } else {
+        spec
+    }
+}
+
 pub(super) fn run_selfplay(a: SelfplayArgs) -> Result<()> {
     let rules = a.rules.parse()?;
     let time = time_arg(&a.time)?;
@@ -68,14 +103,13 @@ pub(super) fn run_selfplay(a: SelfplayArgs) -> Result<()> {
         }
         let (s, e) = g.stats.score();
         eprintln!(
-            "game {}/{}: {} in {} turns ({:?})  A score {:.3} ± {:.3}  [{:.0}s]",
+            "game {}/{}: {} in {} ({})  A score {}  [{:.0}s]",
             g.index + 1,
             a.games,
             g.game.result().map_or("*", |r| r.text()),
-            g.game.position().turn() - 1,
-            g.game.result().map(|r| r.end),
-            s,
-            e,
+            count(u64::from(g.game.position().turn() - 1), "turn", "turns"),
+            end_text(g.game.result()),
+            share_text(s, e, g.stats.games),
             g.elapsed.as_secs_f64()
         );
         Ok(())
@@ -95,16 +129,31 @@ pub(super) fn run_selfplay(a: SelfplayArgs) -> Result<()> {
         return Ok(());
     }
     let s = &report.stats;
-    println!("A = [{}]  B = [{}]  {} games, {:?} per turn", a.variant_a, a.variant_b, s.games, time);
-    let (score, err) = (100.0 * report.score_a, 100.0 * report.score_a_error95);
-    println!("A: +{} ={} -{}  score {score:.1}% ± {err:.1}%", s.wins, s.draws, s.losses);
     println!(
-        "A wins {:.1}% ± {:.1}% of decided games; White won {}; {} mates",
-        100.0 * report.decided_win_rate_a,
-        100.0 * report.decided_error95,
-        s.white_wins,
-        s.mates
+        "A: {}  B: {}  {}, {:?} per turn",
+        spec_text(&a.variant_a),
+        spec_text(&a.variant_b),
+        count(u64::from(s.games), "game", "games"),
+        time
     );
+    println!(
+        "A: +{} ={} -{}  score {}",
+        s.wins,
+        s.draws,
+        s.losses,
+        share_text(report.score_a, report.score_a_error95, s.games)
+    );
+    let decided = s.wins + s.losses;
+    if decided == 0 {
+        println!("no decided games; White won {}; {}", s.white_wins, count(u64::from(s.mates), "mate", "mates"));
+    } else {
+        println!(
+            "A wins {} of decided games; White won {}; {}",
+            share_text(report.decided_win_rate_a, report.decided_error95, decided),
+            s.white_wins,
+            count(u64::from(s.mates), "mate", "mates")
+        );
+    }
     for (o, s) in &report.openings {
         println!("  {o:<28} games {:>3}  white {:>3}  black {:>3}", s.games, s.white_wins, s.black_wins);
     }
@@ -167,13 +216,13 @@ pub(super) fn run_endgames(a: EndgameArgs) -> Result<()> {
     }
     let report = play_endgames(cases, &attack, &defend, &mut |n, g: &EndgameGame, elapsed: Duration| {
         eprintln!(
-            "{:>3}. {:<14} {:<7} {:<12} last turn {:>3} ({} turns) {:.1}s  [{:.0}s]",
+            "{:>3}. {:<14} {:<7} {:<12} last turn {:>3} ({}) {:.1}s  [{:.0}s]",
             n + 1,
             g.name,
             g.result,
             g.end.as_deref().unwrap_or("-"),
             g.last_turn,
-            g.turns,
+            count(g.turns as u64, "turn", "turns"),
             g.seconds,
             elapsed.as_secs_f64()
         );
@@ -210,4 +259,25 @@ pub(super) fn run_endgames(a: EndgameArgs) -> Result<()> {
         println!("  not won: {} {} ({})", g.name, g.fen, g.end.as_deref().unwrap_or("-"));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bastion_core::Color;
+
+    #[test]
+    fn endings_read_as_words() {
+        let mate = GameResult { winner: Some(Color::White), end: GameEnd::Checkmate };
+        assert_eq!(end_text(Some(mate)), "checkmate");
+        assert_eq!(end_text(None), "unfinished");
+    }
+
+    #[test]
+    fn a_handful_of_games_gets_no_error_bar() {
+        assert_eq!(share_text(1.0, 0.0, 2), "100.0% (too few games for an error bar)");
+        assert_eq!(share_text(0.55, 0.1, 100), "55.0% ± 10.0%");
+        assert_eq!(spec_text(""), "defaults");
+        assert_eq!(spec_text("depth=2"), "depth=2");
+    }
 }

@@ -2,6 +2,7 @@
 //! collected from self-play games and timed per series length.
 
 use super::{read, time_arg, MateSearchArgs};
+use crate::plural::count;
 use anyhow::{Context, Result};
 use bastion_progressive::bench::{calibrate, run_mates, MateBench};
 use bastion_progressive::testset::{self, GenerateConfig};
@@ -83,7 +84,8 @@ pub(super) fn run_gen(a: GenArgs) -> Result<()> {
         let counts: Vec<String> =
             (a.min_len..=a.max_len).map(|l| format!("{l}:{}", p.counts.get(&l).copied().unwrap_or(0))).collect();
         let secs = p.elapsed.as_secs_f64();
-        eprintln!("game {} done ({} turns) [{secs:.0}s]  {}", p.game + 1, p.turns, counts.join(" "));
+        let turns = count(p.turns as u64, "turn", "turns");
+        eprintln!("game {} done ({turns}) [{secs:.0}s]  {}", p.game + 1, counts.join(" "));
     })
 }
 

@@ -58,8 +58,8 @@ fn syzygy_verify(dir: &Path, json: bool) -> Result<()> {
     } else {
         checks.iter().for_each(|c| println!("{}", c.to_line()));
         println!(
-            "{} files, {bad} bad (contents hashed, stored checksums compared with the published ones)",
-            checks.len()
+            "{}, {bad} bad (contents hashed, stored checksums compared with the published ones)",
+            crate::plural::count(checks.len() as u64, "file", "files")
         );
     }
     if bad > 0 {

@@ -1,0 +1,124 @@
+//! `bastion cluster`: work spread over the ranks of an MPI job (`mpirun -np N bastion cluster
+//! …`, in a build with `--features mpi`). Rank 0 reads the input and prints; every rank,
+//! rank 0 included, works on the queue; the report is that of the single-process command.
+
+use super::epd::{parse_duration, position_line, print_report, SuiteArgs};
+use anyhow::{Context, Result};
+use bastion_arena::suite::SuiteConfig;
+use bastion_cluster::suite::{assemble_report, read_suite, run_position, SuiteOutcome, SuiteTask};
+use bastion_cluster::world::{self, MpiWorld};
+use bastion_cluster::{dismiss_all, distribute, serve, ClusterError, Event, QueueOptions, Transport};
+use clap::{Args, Subcommand};
+use std::path::PathBuf;
+
+/// Arguments of `bastion cluster`.
+#[derive(Args, Debug)]
+pub struct ClusterArgs {
+    #[command(subcommand)]
+    command: ClusterCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum ClusterCommand {
+    /// An EPD suite with its positions handed out to the ranks: the report of `bastion epd`.
+    Epd(ClusterEpdArgs),
+}
+
+/// Arguments of `bastion cluster epd`: those of `bastion epd`, the engine by default this
+/// program's own, and the rank timeout.
+#[derive(Args, Debug)]
+struct ClusterEpdArgs {
+    /// The EPD suite (read by rank 0 only).
+    file: PathBuf,
+    /// Engine command line, started by every rank; default: this program's `uci`.
+    #[arg(long)]
+    engine: Option<String>,
+    /// A rank silent (no result, no heartbeat) for this long ends the job.
+    #[arg(long, default_value = "30s")]
+    rank_timeout: String,
+    #[command(flatten)]
+    suite: SuiteArgs,
+}
+
+/// Runs the subcommand.
+pub fn run(args: ClusterArgs) -> Result<()> {
+    match args.command {
+        ClusterCommand::Epd(args) => run_epd(args),
+    }
+}
+
+/// This program's `uci`, quoted for the engine command line.
+fn own_engine() -> Result<String> {
+    let exe = std::env::current_exe().context("cannot find this program's path for --engine")?;
+    let path = exe.to_str().context("this program's path is not UTF-8; give --engine")?;
+    Ok(format!("'{}' uci", path.replace('\'', r"'\''")))
+}
+
+fn suite_config(args: &ClusterEpdArgs) -> Result<SuiteConfig> {
+    let command = match &args.engine {
+        Some(e) => e.clone(),
+        None => own_engine()?,
+    };
+    args.suite.config(command)
+}
+
+fn load_suite(args: &ClusterEpdArgs) -> Result<Vec<SuiteTask>> {
+    let text = bastion_core::io::read_to_string_bounded(&args.file, bastion_core::io::TEXT_LIMIT)
+        .map_err(bastion_core::io::BoundedReadError::into_io)
+        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    read_suite(&args.file.display().to_string(), &text, args.suite.limit).map_err(anyhow::Error::msg)
+}
+
+fn run_epd(args: ClusterEpdArgs) -> Result<()> {
+    let world = MpiWorld::init().map_err(anyhow::Error::msg)?;
+    // Every rank reads the same arguments, so a bad one fails on all of them alike; rank 0 says so.
+    let setup = suite_config(&args).and_then(|config| {
+        let rank_timeout = parse_duration(&args.rank_timeout).context("--rank-timeout")?;
+        Ok((config, QueueOptions { rank_timeout, ..QueueOptions::default() }))
+    });
+    if world.rank() != 0 {
+        let Ok((config, options)) = setup else { return Ok(()) };
+        return match serve(&world, move |task: &SuiteTask| run_position(&config, task), &options) {
+            // Rank 0 reports a failed position's engine and ends the job.
+            Ok(_) | Err(ClusterError::Failed { .. }) => Ok(()),
+            Err(e) => {
+                eprintln!("error: rank {}: {e}", world.rank());
+                world.abort(1)
+            }
+        };
+    }
+    let stop = world::stop_flag().map_err(anyhow::Error::msg)?;
+    let (config, options, tasks) = match setup.and_then(|(c, o)| Ok((c, o, load_suite(&args)?))) {
+        Ok(ready) => ready,
+        Err(e) => {
+            dismiss_all(&world)?;
+            return Err(e);
+        }
+    };
+    let worker_config = config.clone();
+    let json = args.suite.json;
+    let outcomes = distribute(
+        &world,
+        &tasks,
+        move |task: &SuiteTask| run_position(&worker_config, task),
+        &options,
+        &|| world::stopped(&stop),
+        |event: Event<'_, SuiteOutcome>| match event {
+            Event::Joined { rank, peer } => eprintln!("rank {rank} of {}: {peer}", world.size()),
+            Event::Finished { rank, result, .. } if !json => {
+                eprintln!("{} [rank {rank}]", position_line(&result.result));
+            }
+            Event::Finished { .. } => {}
+        },
+    );
+    let outcomes = match outcomes {
+        Ok(outcomes) => outcomes,
+        Err(e) => {
+            // The other ranks may still be searching: say why, then end all of them.
+            eprintln!("error: {e}");
+            world.abort(1)
+        }
+    };
+    let report = assemble_report(&config, outcomes).map_err(anyhow::Error::msg)?;
+    print_report(report, args.suite.json)
+}

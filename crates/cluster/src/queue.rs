@@ -1,0 +1,326 @@
+//! The dynamic work queue: rank 0 hands out items one at a time, watches the ranks that hold
+//! them and puts the results back in input order; every other rank asks, works and answers.
+
+use crate::error::{ClusterError, Peer};
+use crate::protocol::{decode, encode, ToRoot, ToWorker};
+use crate::transport::Transport;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How often rank 0 and idle workers look for messages. Work items take milliseconds to
+/// minutes, so a millisecond of latency is nothing and the sleeping loop costs no core.
+const POLL: Duration = Duration::from_millis(1);
+
+/// Settings of the queue.
+#[derive(Clone, Debug)]
+pub struct QueueOptions {
+    /// How often a busy worker tells rank 0 that it is alive.
+    pub heartbeat: Duration,
+    /// How long a rank may be silent (no result, no heartbeat) before the job is ended.
+    pub rank_timeout: Duration,
+    /// Whether rank 0 works on the queue too, from a thread of its own. A job of one rank
+    /// always does.
+    pub root_works: bool,
+}
+
+impl Default for QueueOptions {
+    fn default() -> Self {
+        QueueOptions { heartbeat: Duration::from_secs(1), rank_timeout: Duration::from_secs(30), root_works: true }
+    }
+}
+
+/// What rank 0 sees while the queue runs.
+#[derive(Debug)]
+pub enum Event<'a, R> {
+    /// A rank has started (rank 0 itself first).
+    Joined {
+        /// The rank.
+        rank: usize,
+        /// Where it runs.
+        peer: &'a Peer,
+    },
+    /// An item is done.
+    Finished {
+        /// The rank that did it.
+        rank: usize,
+        /// The item, from 0.
+        index: usize,
+        /// Its result.
+        result: &'a R,
+    },
+}
+
+/// A thread that runs the work function on one item at a time, so that the rank's main thread
+/// stays free to talk (MPI is only ever called from the main thread).
+struct Helper<T, R> {
+    tasks: Sender<(usize, T)>,
+    results: Receiver<(usize, Result<R, String>)>,
+}
+
+fn spawn_helper<T, R, F>(work: F) -> Helper<T, R>
+where
+    T: Send + 'static,
+    R: Send + 'static,
+    F: Fn(&T) -> Result<R, String> + Send + 'static,
+{
+    let (task_tx, task_rx) = mpsc::channel::<(usize, T)>();
+    let (result_tx, result_rx) = mpsc::channel();
+    thread::spawn(move || {
+        for (index, task) in task_rx {
+            if result_tx.send((index, work(&task))).is_err() {
+                break;
+            }
+        }
+    });
+    Helper { tasks: task_tx, results: result_rx }
+}
+
+/// Rank 0's record of one other rank.
+#[derive(Debug)]
+struct RankState {
+    peer: Option<Peer>,
+    holding: Option<usize>,
+    last_heard: Instant,
+    dismissed: bool,
+}
+
+/// Rank 0's side of the queue: the state shared by everything the loop does.
+struct Root<'t, T> {
+    transport: &'t dyn Transport,
+    tasks: &'t [T],
+    next: usize,
+    ranks: Vec<RankState>,
+}
+
+impl<T: Serialize> Root<'_, T> {
+    /// Gives `rank` the next item, or dismisses it when none is left.
+    fn hand_out(&mut self, rank: usize) -> Result<(), ClusterError> {
+        let message = if self.next < self.tasks.len() {
+            let index = self.next;
+            self.next += 1;
+            self.ranks[rank].holding = Some(index);
+            encode(&ToWorker::Task { index, task: &self.tasks[index] })
+        } else {
+            self.ranks[rank].dismissed = true;
+            encode(&ToWorker::<&T>::Done)
+        };
+        self.transport.send(rank, &message).map_err(|message| ClusterError::Protocol { rank, message })
+    }
+
+    /// The next item for rank 0's own helper, if any.
+    fn take_local(&mut self) -> Option<usize> {
+        (self.next < self.tasks.len()).then(|| {
+            self.next += 1;
+            self.next - 1
+        })
+    }
+}
+
+/// Runs `tasks` on every rank of the job and returns their results in input order; called on
+/// rank 0, while every other rank calls [`serve`] with the same work function.
+///
+/// `on_event` sees each rank join and each result arrive (in the order they finish). `stop` is
+/// polled between messages: when it says so, the job ends with [`ClusterError::Stopped`]. Any
+/// rank that fails, or is silent for longer than `options.rank_timeout`, ends it with an error
+/// that names the rank; the caller then ends the job (`MpiWorld::abort`), since the other ranks
+/// may still be working.
+pub fn distribute<T, R, F>(
+    transport: &dyn Transport,
+    tasks: &[T],
+    work: F,
+    options: &QueueOptions,
+    stop: &dyn Fn() -> bool,
+    mut on_event: impl FnMut(Event<'_, R>),
+) -> Result<Vec<R>, ClusterError>
+where
+    T: Serialize + Clone + Send + 'static,
+    R: DeserializeOwned + Send + 'static,
+    F: Fn(&T) -> Result<R, String> + Send + 'static,
+{
+    let size = transport.size();
+    let me = Peer { host: transport.host(), pid: std::process::id() };
+    on_event(Event::Joined { rank: 0, peer: &me });
+    let started = Instant::now();
+    let ranks = (0..size)
+        .map(|rank| RankState { peer: None, holding: None, last_heard: started, dismissed: rank == 0 })
+        .collect();
+    let mut root = Root { transport, tasks, next: 0, ranks };
+    let mut results: Vec<Option<R>> = tasks.iter().map(|_| None).collect();
+    let mut done = 0;
+
+    let local = (options.root_works || size == 1).then(|| spawn_helper(work));
+    let mut local_holding = None;
+    let give_local = |root: &mut Root<'_, T>, holding: &mut Option<usize>| {
+        let Some(helper) = &local else { return };
+        if let Some(index) = root.take_local() {
+            // The helper outlives the loop unless it panicked, which the receive below reports.
+            let _ = helper.tasks.send((index, tasks[index].clone()));
+            *holding = Some(index);
+        }
+    };
+    give_local(&mut root, &mut local_holding);
+
+    loop {
+        let remote_busy = root.ranks.iter().any(|r| !r.dismissed);
+        if done == tasks.len() && !remote_busy && local_holding.is_none() {
+            break;
+        }
+        if stop() {
+            let mut out: Vec<(usize, usize)> = local_holding.map(|i| (0, i)).into_iter().collect();
+            out.extend(root.ranks.iter().enumerate().filter_map(|(rank, r)| r.holding.map(|i| (rank, i))));
+            return Err(ClusterError::Stopped { done, total: tasks.len(), out });
+        }
+        let mut idle = true;
+        while let Some((rank, bytes)) = transport.try_receive() {
+            idle = false;
+            if rank == 0 || rank >= size {
+                return Err(ClusterError::Protocol { rank, message: "a message from an unexpected rank".into() });
+            }
+            let message: ToRoot<R> = decode(&bytes).map_err(|message| ClusterError::Protocol { rank, message })?;
+            let state = &mut root.ranks[rank];
+            state.last_heard = Instant::now();
+            match message {
+                ToRoot::Hello { host, pid } => {
+                    let peer = state.peer.insert(Peer { host, pid }).clone();
+                    on_event(Event::Joined { rank, peer: &peer });
+                    root.hand_out(rank)?;
+                }
+                ToRoot::Heartbeat => {}
+                ToRoot::Result { index, result } => {
+                    if state.holding != Some(index) || results[index].is_some() {
+                        let message = format!("a result for item {} that it did not hold", index + 1);
+                        return Err(ClusterError::Protocol { rank, message });
+                    }
+                    state.holding = None;
+                    on_event(Event::Finished { rank, index, result: &result });
+                    results[index] = Some(result);
+                    done += 1;
+                    root.hand_out(rank)?;
+                }
+                ToRoot::Failed { message } => {
+                    return Err(ClusterError::Failed { rank, peer: state.peer.clone(), message });
+                }
+            }
+        }
+        if let Some(helper) = &local {
+            match helper.results.try_recv() {
+                Ok((index, result)) => {
+                    idle = false;
+                    let result =
+                        result.map_err(|message| ClusterError::Failed { rank: 0, peer: Some(me.clone()), message })?;
+                    local_holding = None;
+                    on_event(Event::Finished { rank: 0, index, result: &result });
+                    results[index] = Some(result);
+                    done += 1;
+                    give_local(&mut root, &mut local_holding);
+                }
+                Err(TryRecvError::Empty) => {}
+                Err(TryRecvError::Disconnected) => {
+                    if local_holding.is_some() {
+                        let message = "its work thread stopped (a panic)".into();
+                        return Err(ClusterError::Failed { rank: 0, peer: Some(me.clone()), message });
+                    }
+                }
+            }
+        }
+        let now = Instant::now();
+        for (rank, state) in root.ranks.iter().enumerate() {
+            let waited = now.duration_since(state.last_heard);
+            if !state.dismissed && waited > options.rank_timeout {
+                return Err(ClusterError::Silent { rank, peer: state.peer.clone(), waited, holding: state.holding });
+            }
+        }
+        if idle {
+            thread::sleep(POLL);
+        }
+    }
+    Ok(results.into_iter().map(|r| r.expect("every item has a result once all are done")).collect())
+}
+
+/// A worker rank's side of [`distribute`]: asks rank 0 for items, works on each with `work`
+/// (in a thread, while the main thread sends heartbeats) and sends the results back, until rank
+/// 0 says it is done. Returns how many items this rank did.
+///
+/// A failed item is reported to rank 0 (which ends the job with the message) and returned as
+/// [`ClusterError::Failed`]; a rank 0 that stays silent for longer than `options.rank_timeout`
+/// gives [`ClusterError::RootSilent`].
+pub fn serve<T, R, F>(transport: &dyn Transport, work: F, options: &QueueOptions) -> Result<usize, ClusterError>
+where
+    T: DeserializeOwned + Send + 'static,
+    R: Serialize + Send + 'static,
+    F: Fn(&T) -> Result<R, String> + Send + 'static,
+{
+    let helper = spawn_helper(work);
+    let send = |message: &ToRoot<R>| {
+        transport.send(0, &encode(message)).map_err(|message| ClusterError::Protocol { rank: 0, message })
+    };
+    send(&ToRoot::Hello { host: transport.host(), pid: std::process::id() })?;
+    let mut count = 0;
+    loop {
+        let (index, task) = match wait_for_root::<T>(transport, options.rank_timeout)? {
+            ToWorker::Done => return Ok(count),
+            ToWorker::Task { index, task } => (index, task),
+        };
+        if helper.tasks.send((index, task)).is_err() {
+            return Err(fail(transport, &send, "its work thread stopped (a panic)".into()));
+        }
+        let result = loop {
+            match helper.results.recv_timeout(options.heartbeat) {
+                Ok((_, result)) => break result,
+                Err(RecvTimeoutError::Timeout) => send(&ToRoot::Heartbeat)?,
+                Err(RecvTimeoutError::Disconnected) => break Err("its work thread stopped (a panic)".into()),
+            }
+        };
+        match result {
+            Ok(result) => send(&ToRoot::Result { index, result })?,
+            Err(message) => return Err(fail(transport, &send, message)),
+        }
+        count += 1;
+    }
+}
+
+/// Tells rank 0 that this rank failed, and returns the error for the caller.
+fn fail<R>(
+    transport: &dyn Transport,
+    send: &dyn Fn(&ToRoot<R>) -> Result<(), ClusterError>,
+    message: String,
+) -> ClusterError {
+    if let Err(e) = send(&ToRoot::Failed { message: message.clone() }) {
+        return e;
+    }
+    ClusterError::Failed { rank: transport.rank(), peer: None, message }
+}
+
+/// Waits for rank 0's next message.
+fn wait_for_root<T: DeserializeOwned>(
+    transport: &dyn Transport,
+    timeout: Duration,
+) -> Result<ToWorker<T>, ClusterError> {
+    let since = Instant::now();
+    loop {
+        if let Some((rank, bytes)) = transport.try_receive() {
+            if rank != 0 {
+                return Err(ClusterError::Protocol { rank, message: "a message from a rank other than 0".into() });
+            }
+            return decode(&bytes).map_err(|message| ClusterError::Protocol { rank, message });
+        }
+        let waited = since.elapsed();
+        if waited > timeout {
+            return Err(ClusterError::RootSilent { waited });
+        }
+        thread::sleep(POLL);
+    }
+}
+
+/// Sends every other rank away without work: for rank 0 when the job ends before the queue
+/// starts (an unreadable input), so that the workers, waiting in [`serve`], leave cleanly.
+pub fn dismiss_all(transport: &dyn Transport) -> Result<(), ClusterError> {
+    let done = encode(&ToWorker::<()>::Done);
+    for rank in 1..transport.size() {
+        transport.send(rank, &done).map_err(|message| ClusterError::Protocol { rank, message })?;
+    }
+    Ok(())
+}

@@ -1,0 +1,202 @@
+//! `bastion cluster epd` under mpirun: the report equals `bastion epd`'s at fixed nodes with 2
+//! and 4 ranks, and a rank that dies or hangs ends the job with a message from rank 0.
+//!
+//! These need Open MPI's `mpirun` and a `bastion` built with `--features mpi`, whose path is in
+//! `BASTION_MPI_BIN`; `scripts/ci-mpi.sh` provides both and runs them with `-- --ignored`.
+#![cfg(feature = "mpi")]
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+fn bastion() -> PathBuf {
+    let path = std::env::var_os("BASTION_MPI_BIN")
+        .map(PathBuf::from)
+        .expect("BASTION_MPI_BIN must name a bastion built with --features mpi (scripts/ci-mpi.sh sets it)");
+    assert!(path.is_file(), "BASTION_MPI_BIN={} is not a file", path.display());
+    path
+}
+
+fn suite() -> String {
+    format!("{}/tests/data/wac12.epd", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The engine every rank starts: the same binary's UCI engine.
+fn engine() -> String {
+    format!("'{}' uci", bastion().display())
+}
+
+/// `mpirun -np N` (oversubscribed: the CI machine may have fewer cores) running `bastion args`.
+fn mpirun(ranks: usize, args: &[&str]) -> Command {
+    let mut c = Command::new("mpirun");
+    c.args(["--oversubscribe", "-np", &ranks.to_string()])
+        .arg(bastion())
+        .args(args)
+        // Containers often run as root, which mpirun refuses without these.
+        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+    c
+}
+
+/// Runs `c`, failing the test (instead of hanging it) after `limit`.
+fn output_within(mut c: Command, limit: Duration) -> Output {
+    let child =
+        c.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("mpirun starts (is Open MPI installed?)");
+    let pid = child.id();
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || tx.send(child.wait_with_output()));
+    match rx.recv_timeout(limit) {
+        Ok(out) => out.expect("mpirun's output"),
+        Err(_) => {
+            let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+            panic!("the job did not end within {limit:?}: a hang");
+        }
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// The JSON report without solve times, which depend on the machine's load.
+fn without_times(json: &[u8]) -> serde_json::Value {
+    let mut v: serde_json::Value = serde_json::from_slice(json).expect("one JSON document");
+    for r in v["results"].as_array_mut().expect("results") {
+        r["solve_time"] = serde_json::Value::Null;
+    }
+    v
+}
+
+const FIXED: [&str; 4] = ["--nodes", "20000", "--threads", "1"];
+
+#[test]
+#[ignore = "needs mpirun and BASTION_MPI_BIN (a bastion built with --features mpi); run by scripts/ci-mpi.sh"]
+fn reports_at_two_and_four_ranks_equal_the_single_process_report() {
+    let engine = engine();
+    let single = |json: bool| {
+        let mut c = Command::new(bastion());
+        c.args(["epd", &suite(), "--engine", &engine]).args(FIXED);
+        if json {
+            c.arg("--json");
+        }
+        let out = output_within(c, Duration::from_secs(300));
+        assert!(out.status.success(), "bastion epd: {}", text(&out.stderr));
+        out.stdout
+    };
+    let (single_text, single_json) = (single(false), single(true));
+    assert!(text(&single_text).contains("/12 at 20000 nodes"), "{}", text(&single_text));
+    for ranks in [2, 4] {
+        for json in [false, true] {
+            let suite = suite();
+            let mut args = vec!["cluster", "epd", &suite, "--engine", &engine];
+            args.extend(FIXED);
+            if json {
+                args.push("--json");
+            }
+            let out = output_within(mpirun(ranks, &args), Duration::from_secs(300));
+            let err = text(&out.stderr);
+            assert!(out.status.success(), "{ranks} ranks: {err}");
+            for rank in 0..ranks {
+                assert!(err.contains(&format!("rank {rank} of {ranks}: pid ")), "rank {rank} joins: {err}");
+            }
+            if json {
+                assert_eq!(without_times(&out.stdout), without_times(&single_json), "{ranks} ranks, JSON");
+            } else {
+                assert_eq!(text(&out.stdout), text(&single_text), "{ranks} ranks, text");
+            }
+        }
+    }
+}
+
+/// Starts a long suite on `ranks` ranks and returns the job with rank 1's pid, once rank 1 has
+/// finished a position (so that it is in the middle of its next one).
+fn start_long_job(ranks: usize, extra: &[&str]) -> (Child, u32, mpsc::Receiver<String>) {
+    let engine = engine();
+    let suite = suite();
+    let mut args = vec!["cluster", "epd", &suite, "--engine", &engine, "--nodes", "1000000", "--threads", "1"];
+    args.extend(extra);
+    let mut job = mpirun(ranks, &args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("mpirun starts");
+    let (tx, rx) = mpsc::channel();
+    let stderr = job.stderr.take().unwrap();
+    thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let mut pid = None;
+    let since = Instant::now();
+    loop {
+        let line = rx.recv_timeout(Duration::from_secs(120)).expect("the job reports rank 1 at work");
+        if let Some(rest) = line.strip_prefix(&format!("rank 1 of {ranks}: pid ")) {
+            pid = rest.split_whitespace().next().and_then(|p| p.parse().ok());
+        }
+        if pid.is_some() && line.ends_with("[rank 1]") {
+            break;
+        }
+        assert!(since.elapsed() < Duration::from_secs(300), "rank 1 finished no position");
+    }
+    (job, pid.unwrap(), rx)
+}
+
+/// Waits for the job to end (failing the test on a hang) and returns its exit status and
+/// everything it printed on stderr after `start_long_job`.
+fn finish(mut job: Child, rx: mpsc::Receiver<String>) -> (std::process::ExitStatus, String) {
+    let since = Instant::now();
+    let status = loop {
+        if let Some(status) = job.try_wait().unwrap() {
+            break status;
+        }
+        if since.elapsed() > Duration::from_secs(120) {
+            let _ = job.kill();
+            panic!("the job did not end within 120 s after the rank was lost: a hang");
+        }
+        thread::sleep(Duration::from_millis(50));
+    };
+    let mut lines = Vec::new();
+    while let Ok(line) = rx.recv_timeout(Duration::from_secs(5)) {
+        lines.push(line);
+    }
+    let mut stdout = String::new();
+    std::io::Read::read_to_string(&mut job.stdout.take().unwrap(), &mut stdout).unwrap();
+    assert!(stdout.is_empty(), "no report from an unfinished run: {stdout}");
+    (status, lines.join("\n"))
+}
+
+#[test]
+#[ignore = "needs mpirun and BASTION_MPI_BIN (a bastion built with --features mpi); run by scripts/ci-mpi.sh"]
+fn a_killed_worker_ends_the_job_with_a_message_from_rank_zero() {
+    let (job, pid, rx) = start_long_job(3, &[]);
+    let killed = Command::new("kill").args(["-9", &pid.to_string()]).status().unwrap();
+    assert!(killed.success());
+    let (status, err) = finish(job, rx);
+    assert!(!status.success(), "{err}");
+    // mpirun ends the other ranks; rank 0 says what was lost before it goes.
+    assert!(err.contains("error: stopped from outside after "), "{err}");
+    assert!(err.contains("of 12 items"), "{err}");
+}
+
+#[test]
+#[ignore = "needs mpirun and BASTION_MPI_BIN (a bastion built with --features mpi); run by scripts/ci-mpi.sh"]
+fn a_hung_worker_is_found_by_rank_zero_and_ends_the_job() {
+    let (job, pid, rx) = start_long_job(3, &["--rank-timeout", "2s"]);
+    // A stopped process neither dies nor answers: only the heartbeat can tell.
+    assert!(Command::new("kill").args(["-STOP", &pid.to_string()]).status().unwrap().success());
+    let (status, err) = finish(job, rx);
+    let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+    assert!(!status.success(), "{err}");
+    let expected = format!("error: rank 1 (pid {pid} on ");
+    assert!(err.contains(&expected), "{err}");
+    assert!(err.contains("sent nothing for 2 s while it held item"), "{err}");
+}
+
+#[test]
+#[ignore = "needs mpirun and BASTION_MPI_BIN (a bastion built with --features mpi); run by scripts/ci-mpi.sh"]
+fn a_missing_suite_is_a_clear_error_from_rank_zero_alone() {
+    let out = output_within(mpirun(2, &["cluster", "epd", "no-such-suite.epd"]), Duration::from_secs(120));
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert_eq!(err.matches("error: cannot read no-such-suite.epd").count(), 1, "{err}");
+}

@@ -1,0 +1,377 @@
+//! The progress test: evidence that does not depend on the level of the
+//! engine's evaluation.
+//!
+//! A fortress is a position in which the side ahead cannot force an
+//! irreversible change (a capture, a pawn move, a promotion) that keeps its
+//! edge. Engines that respect the fifty-move rule can be asked exactly that:
+//! the position is searched with the halfmove clock advanced so that only `k`
+//! moves remain before the draw. If the side ahead can force such a change
+//! within `k` moves the clock resets and its score stays where it was; if it
+//! cannot, every line ends in the fifty-move draw and the score collapses to
+//! 0.00, however large the material edge the evaluation sees.
+//!
+//! When the edge holds, the principal variation's first irreversible move is
+//! played and the test repeated from there (a *stage*): a pawn push that only
+//! postpones the collapse is no progress, and the test then collapses one or
+//! two stages later.
+
+use bastion_core::{Color, Move, Position};
+use serde::{Deserialize, Serialize};
+
+use crate::classify::{Basis, Evidence, Side, Thresholds, Verdict};
+use crate::score::Eval;
+
+/// Options of the progress test.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProbeConfig {
+    /// Run the test at all.
+    pub enabled: bool,
+    /// The numbers of moves `k` left before the fifty-move draw, ascending.
+    pub moves: Vec<u32>,
+    /// Plies searched beyond the `2k` plies to the draw, so that the
+    /// engine's reductions still reach it (Bastion's engine needs about 10:
+    /// with 6, a defender accepts a rook sacrifice because the declining
+    /// lines were reduced below the draw).
+    pub extra_depth: u32,
+    /// How many irreversible changes are followed at the largest `k`.
+    pub stages: u32,
+    /// Advantage (pawns) at or below which a score counts as collapsed to
+    /// the draw.
+    pub draw_level: f64,
+}
+
+impl Default for ProbeConfig {
+    fn default() -> Self {
+        ProbeConfig { enabled: true, moves: vec![3, 5], extra_depth: 10, stages: 3, draw_level: 0.2 }
+    }
+}
+
+impl ProbeConfig {
+    /// The most searches one progress test runs (the first stage searches every `k`, later
+    /// stages the largest, and a collapse may be checked once more), for callers that bound
+    /// a whole analysis's time; 0 when the test is off.
+    pub fn max_searches(&self) -> u64 {
+        if !self.enabled {
+            return 0;
+        }
+        self.moves.len() as u64 + u64::from(self.stages.saturating_sub(1)) + 1
+    }
+
+    /// Checks the options.
+    pub fn validate(&self) -> Result<(), String> {
+        if self.moves.is_empty() || self.moves.iter().any(|&k| k == 0 || k > 49) {
+            return Err("probe moves must be between 1 and 49".into());
+        }
+        if self.moves.windows(2).any(|w| w[0] >= w[1]) {
+            return Err("probe moves must be strictly ascending".into());
+        }
+        if self.stages == 0 || self.stages > 16 {
+            return Err("probe stages must be between 1 and 16".into());
+        }
+        if self.draw_level.is_nan() || self.draw_level < 0.0 {
+            return Err("probe draw level must be >= 0".into());
+        }
+        Ok(())
+    }
+}
+
+/// One search with the clock advanced.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProbeStep {
+    /// Stage (1 = the analysed position itself).
+    pub stage: u32,
+    /// Moves left before the fifty-move draw.
+    pub moves_left: u32,
+    /// Depth searched.
+    pub depth: u32,
+    /// The score, White's view.
+    pub eval: Eval,
+    /// The side ahead's advantage in pawns.
+    pub advantage: f64,
+    /// Whether the score collapsed to the draw.
+    pub collapsed: bool,
+    /// The principal variation in SAN (up to the first irreversible move
+    /// and a little beyond).
+    pub pv: Vec<String>,
+    /// The first irreversible move of the PV in SAN, if any.
+    pub change: Option<String>,
+}
+
+/// What the progress test concluded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProbeOutcome {
+    /// The score fell to the draw: no irreversible change keeps the edge.
+    Collapses,
+    /// The edge survived every `k` and every stage followed.
+    Holds,
+    /// Neither (the score dropped without reaching the draw, or a search
+    /// failed to give a score).
+    Inconclusive,
+}
+
+/// The progress test's record.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ProgressTest {
+    /// The side whose progress was tested.
+    pub side: Side,
+    /// Every search, in the order run.
+    pub steps: Vec<ProbeStep>,
+    /// The conclusion.
+    pub outcome: ProbeOutcome,
+    /// The conclusion in words.
+    pub summary: String,
+}
+
+/// `fen` with its halfmove clock set to `clock` (the other fields kept).
+pub fn with_halfmove_clock(fen: &str, clock: u32) -> String {
+    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_owned).collect();
+    while fields.len() < 6 {
+        fields.push(if fields.len() == 5 { "1".into() } else { "0".into() });
+    }
+    fields[4] = clock.to_string();
+    fields.join(" ")
+}
+
+/// The halfmove clock that leaves `k` moves (2k plies) before the fifty-move draw.
+pub fn clock_for(moves_left: u32) -> u32 {
+    100u32.saturating_sub(2 * moves_left)
+}
+
+/// Whether the test applies: it measures irreversible changes, and in a
+/// position without pawns the only ones are captures and mate, which long
+/// pawnless wins (KBNK, KRKN) reach only beyond any affordable `k`.
+pub fn applicable(pos: &Position) -> bool {
+    use bastion_core::Role;
+    !(pos.pieces(Color::White, Role::Pawn).is_empty() && pos.pieces(Color::Black, Role::Pawn).is_empty())
+}
+
+/// Plays `pv` (UCI) from `pos` until just after the first irreversible move
+/// (capture, pawn move, promotion: the clock is reset). Returns the SAN of
+/// the moves played, the SAN of that move, and the position after it.
+pub fn follow_to_change(pos: &Position, pv: &[String]) -> (Vec<String>, Option<(String, Position)>) {
+    let mut p = pos.clone();
+    let mut sans = Vec::new();
+    for uci in pv {
+        let Ok(m): Result<Move, _> = p.parse_uci(uci) else { break };
+        let san = p.san(m);
+        let next = p.play(m);
+        sans.push(san.clone());
+        if next.halfmove_clock() == 0 {
+            return (sans, Some((san, next)));
+        }
+        p = next;
+    }
+    (sans, None)
+}
+
+/// Judges the steps of one stage (ascending `k`) for `side`: collapsed at
+/// every `k`, held at every `k` (advantage at least half the unconstrained
+/// one and above the draw level), or mixed.
+pub fn judge_stage(steps: &[ProbeStep], unconstrained: f64, draw_level: f64) -> ProbeOutcome {
+    if steps.is_empty() {
+        return ProbeOutcome::Inconclusive;
+    }
+    if steps.iter().all(|s| s.collapsed) {
+        return ProbeOutcome::Collapses;
+    }
+    // Kept: clearly above the draw and at least half the unconstrained edge
+    // (or a decisive 1.5 pawns, for engines whose scores swing widely).
+    let keeps = |s: &ProbeStep| s.advantage > draw_level && s.advantage >= (0.5 * unconstrained).min(1.5);
+    if steps.last().is_some_and(keeps) {
+        return ProbeOutcome::Holds;
+    }
+    ProbeOutcome::Inconclusive
+}
+
+/// Whether an evaluation for `side` counts as collapsed to the draw.
+pub fn collapsed(eval: Eval, side: Color, draw_level: f64) -> bool {
+    eval.mate().is_none() && eval.pawns_for(side).abs() <= draw_level
+}
+
+/// Combines the curves' verdict with the progress test, when one was run.
+///
+/// A collapse decides whatever the curves' level or slope (that is the
+/// point: the engine's evaluation may be wrong; a curve rising by one or two
+/// pawns at +2 in a locked position is drift, not progress); an edge that holds lets a flat
+/// decisive advantage count as progress; an inconclusive test leaves a
+/// verdict that rested on the level alone unclear. A mate or an exact draw
+/// score found by the engine itself is never overruled.
+pub fn combine(
+    verdict: Verdict,
+    ev: &Evidence,
+    test: Option<&ProgressTest>,
+    t: &Thresholds,
+) -> (Verdict, Basis, String) {
+    let keep = (verdict, ev.basis, ev.reason.clone());
+    let Some(test) = test else { return keep };
+    if matches!(ev.basis, Basis::Mate | Basis::DrawScore) {
+        return (verdict, ev.basis, format!("{}; progress test: {}", ev.reason, test.summary));
+    }
+    match test.outcome {
+        ProbeOutcome::Collapses if ev.ahead.is_some() && ev.material.abs() >= t.material_edge => (
+            Verdict::Fortress,
+            Basis::ProgressTest,
+            format!("{} (the curves alone said {verdict}: {})", test.summary, ev.reason),
+        ),
+        ProbeOutcome::Collapses => {
+            (Verdict::DeadDraw, Basis::ProgressTest, format!("nobody is ahead and {}", test.summary))
+        }
+        ProbeOutcome::Holds => match verdict {
+            Verdict::Progress => {
+                (Verdict::Progress, ev.basis, format!("{}; progress test agrees: {}", ev.reason, test.summary))
+            }
+            Verdict::Unclear if ev.ahead.is_some() && ev.advantage >= t.decisive => (
+                Verdict::Progress,
+                Basis::ProgressTest,
+                format!("{} (the curves alone were unclear: {})", test.summary, ev.reason),
+            ),
+            _ => (verdict, ev.basis, format!("{}; progress test: {}", ev.reason, test.summary)),
+        },
+        ProbeOutcome::Inconclusive if verdict == Verdict::Progress && ev.basis == Basis::Level => (
+            Verdict::Unclear,
+            Basis::ProgressTest,
+            format!("{}, but the progress test does not back it: {}", ev.reason, test.summary),
+        ),
+        ProbeOutcome::Inconclusive => (verdict, ev.basis, format!("{}; progress test: {}", ev.reason, test.summary)),
+    }
+}
+
+/// The summary sentence of a finished test.
+pub fn summarise(outcome: ProbeOutcome, steps: &[ProbeStep], changes: &[String]) -> String {
+    let ks: Vec<String> = steps.iter().filter(|s| s.stage == 1).map(|s| s.moves_left.to_string()).collect();
+    let after = if changes.is_empty() { String::new() } else { format!(" after {}", changes.join(", ")) };
+    let last = steps.last().map_or("-".to_owned(), |s| s.eval.display());
+    match outcome {
+        ProbeOutcome::Collapses => format!(
+            "with k = {} moves left before the fifty-move draw{after} the score falls to {last}: the side ahead cannot force a capture or pawn move that keeps its edge",
+            ks.join(", ")
+        ),
+        ProbeOutcome::Holds => format!(
+            "with k = {} moves left before the fifty-move draw the side ahead keeps its edge ({last}) through {} irreversible change(s){}",
+            ks.join(", "),
+            changes.len(),
+            if changes.is_empty() { String::new() } else { format!(": {}", changes.join(", ")) }
+        ),
+        ProbeOutcome::Inconclusive => {
+            let per_k: Vec<String> = steps.iter().map(|s| format!("k={} {}", s.moves_left, s.eval.display())).collect();
+            format!("no clear collapse or hold with the fifty-move counter advanced ({}){after}", per_k.join(", "))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(stage: u32, k: u32, cp: i32) -> ProbeStep {
+        let eval = Eval::Cp(cp);
+        ProbeStep {
+            stage,
+            moves_left: k,
+            depth: 2 * k + 6,
+            eval,
+            advantage: eval.pawns(),
+            collapsed: collapsed(eval, Color::White, 0.2),
+            pv: vec![],
+            change: None,
+        }
+    }
+
+    #[test]
+    fn clock_field_is_replaced() {
+        assert_eq!(with_halfmove_clock("8/8/8/8/8/8/8/K1k5 w - - 0 1", 94), "8/8/8/8/8/8/8/K1k5 w - - 94 1");
+        assert_eq!(with_halfmove_clock("8/8/8/8/8/8/8/K1k5 b - -", 90), "8/8/8/8/8/8/8/K1k5 b - - 90 1");
+        assert_eq!(clock_for(7), 86);
+        assert_eq!(clock_for(60), 0);
+    }
+
+    #[test]
+    fn stage_judgement() {
+        let all_zero = [step(1, 3, 0), step(1, 5, 12), step(1, 7, -5)];
+        assert_eq!(judge_stage(&all_zero, 8.7, 0.2), ProbeOutcome::Collapses);
+        let holds = [step(1, 3, 0), step(1, 5, 600), step(1, 7, 820)];
+        assert_eq!(judge_stage(&holds, 8.7, 0.2), ProbeOutcome::Holds);
+        let halves = [step(1, 3, 0), step(1, 5, 100), step(1, 7, 100)];
+        assert_eq!(judge_stage(&halves, 8.7, 0.2), ProbeOutcome::Inconclusive);
+        assert_eq!(judge_stage(&[], 1.0, 0.2), ProbeOutcome::Inconclusive);
+    }
+
+    #[test]
+    fn follows_the_pv_to_the_first_irreversible_move() {
+        let pos = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
+        let pv: Vec<String> = ["e1d2", "e8d7", "e2e4", "d7d6"].iter().map(|s| s.to_string()).collect();
+        let (sans, change) = follow_to_change(&pos, &pv);
+        assert_eq!(sans, vec!["Kd2", "Kd7", "e4"]);
+        let (san, after) = change.unwrap();
+        assert_eq!(san, "e4");
+        assert_eq!(after.halfmove_clock(), 0);
+        let (_, none) = follow_to_change(&pos, &pv[..2]);
+        assert!(none.is_none());
+    }
+
+    fn evidence(advantage: f64, basis: Basis) -> Evidence {
+        Evidence {
+            ahead: Some(Side::White),
+            material: 5,
+            final_depth: 16,
+            window_from: 11,
+            final_eval: format!("{advantage:+.2}"),
+            advantage,
+            range: 0.05,
+            rise: 0.0,
+            spread: 0.0,
+            moves_compared: 5,
+            mate: None,
+            draw_run: 0,
+            basis,
+            reason: "curves".into(),
+        }
+    }
+
+    fn test_with(outcome: ProbeOutcome) -> ProgressTest {
+        ProgressTest { side: Side::White, steps: vec![], outcome, summary: "probe".into() }
+    }
+
+    #[test]
+    fn a_collapse_overrules_a_won_plateau() {
+        let t = Thresholds::default();
+        let ev = evidence(8.68, Basis::Level);
+        let (v, basis, reason) = combine(Verdict::Progress, &ev, Some(&test_with(ProbeOutcome::Collapses)), &t);
+        assert_eq!((v, basis), (Verdict::Fortress, Basis::ProgressTest));
+        assert!(reason.contains("curves alone said progress"), "{reason}");
+        // Without the test the curves' verdict stands.
+        assert_eq!(combine(Verdict::Progress, &ev, None, &t).0, Verdict::Progress);
+    }
+
+    #[test]
+    fn the_level_alone_needs_the_test_to_back_it() {
+        let t = Thresholds::default();
+        let ev = evidence(3.0, Basis::Level);
+        let inconclusive = test_with(ProbeOutcome::Inconclusive);
+        assert_eq!(combine(Verdict::Progress, &ev, Some(&inconclusive), &t).0, Verdict::Unclear);
+        let holds = test_with(ProbeOutcome::Holds);
+        assert_eq!(combine(Verdict::Progress, &ev, Some(&holds), &t).0, Verdict::Progress);
+        let unclear = evidence(3.0, Basis::Shape);
+        let (v, basis, _) = combine(Verdict::Unclear, &unclear, Some(&holds), &t);
+        assert_eq!((v, basis), (Verdict::Progress, Basis::ProgressTest));
+    }
+
+    #[test]
+    fn engine_proofs_are_never_overruled_and_balance_collapses_to_a_dead_draw() {
+        let t = Thresholds::default();
+        let drawn = evidence(0.0, Basis::DrawScore);
+        let holds = test_with(ProbeOutcome::Holds);
+        assert_eq!(combine(Verdict::Fortress, &drawn, Some(&holds), &t).0, Verdict::Fortress);
+        let mut balanced = evidence(0.1, Basis::Balance);
+        balanced.ahead = None;
+        let (v, _, _) = combine(Verdict::Unclear, &balanced, Some(&test_with(ProbeOutcome::Collapses)), &t);
+        assert_eq!(v, Verdict::DeadDraw);
+    }
+
+    #[test]
+    fn pawnless_positions_are_not_probed() {
+        assert!(!applicable(&Position::from_fen("8/8/8/3k4/8/8/2NN4/4K3 w - - 0 1").unwrap()));
+        assert!(applicable(&Position::from_fen("8/k7/8/P7/8/2K5/3B4/8 w - - 0 1").unwrap()));
+    }
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The MPI tests, called by .ci/run: builds `bastion` with `--features mpi` and runs
+# crates/cluster/tests/mpi.rs, which starts `bastion cluster epd` under mpirun with 2, 3 and 4
+# ranks (oversubscribed, so two cores are enough). Without Open MPI it skips with a message.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+command -v mpirun >/dev/null 2>&1 || missing+=("mpirun (openmpi-bin)")
+command -v mpicc >/dev/null 2>&1 || missing+=("mpicc (libopenmpi-dev)")
+# The mpi crate generates its bindings with bindgen, which loads libclang.
+if ! ldconfig -p 2>/dev/null | grep -q 'libclang[-.0-9]*\.so'; then
+  missing+=("libclang (libclang-dev)")
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "ci-mpi: MPI tests skipped: not installed: ${missing[*]}"
+  echo "ci-mpi: on Debian: apt-get install libopenmpi-dev openmpi-bin libclang-dev"
+  exit 0
+fi
+mpirun --version | head -n 1
+
+cargo clippy -p bastion-cluster -p bastion-cli --features mpi --all-targets -- -D warnings
+cargo build -p bastion-cli --features mpi
+# A later build without the feature rewrites target/debug/bastion: the tests run a copy.
+mkdir -p target/ci-mpi
+cp target/debug/bastion target/ci-mpi/bastion
+export BASTION_MPI_BIN="$PWD/target/ci-mpi/bastion"
+# Containers often run as root, which mpirun refuses without these.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# One job at a time: each one already runs up to four ranks on the machine's cores.
+cargo test -p bastion-cluster --features mpi --test mpi -- --ignored --test-threads 1
