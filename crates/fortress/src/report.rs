@@ -18,7 +18,10 @@ impl Stage {
             Stage::Replies { san } => format!("following replies to {san}"),
             Stage::Avoid { index, total } => format!("judging top move {index}/{total}"),
             Stage::Probe { stage, moves_left } => {
-                format!("progress test: stage {stage}, {moves_left} moves before the fifty-move draw")
+                format!(
+                    "progress test: stage {stage}, {moves_left} {} before the fifty-move draw",
+                    if *moves_left == 1 { "move" } else { "moves" }
+                )
             }
         }
     }

@@ -109,12 +109,17 @@ impl Dtm {
     }
 }
 
+/// `1 ply`, `n plies`.
+fn plies(n: u16) -> String {
+    format!("{n} {}", if n == 1 { "ply" } else { "plies" })
+}
+
 impl std::fmt::Display for Dtm {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Dtm::Win(n) => write!(f, "win, mate in {} ({} plies)", n.div_ceil(2), n),
+            Dtm::Win(n) => write!(f, "win, mate in {} ({})", n.div_ceil(2), plies(*n)),
             Dtm::Loss(0) => write!(f, "loss, checkmated"),
-            Dtm::Loss(n) => write!(f, "loss, mated in {} ({} plies)", n / 2, n),
+            Dtm::Loss(n) => write!(f, "loss, mated in {} ({})", n / 2, plies(*n)),
             Dtm::Draw => write!(f, "draw"),
         }
     }

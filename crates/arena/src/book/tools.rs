@@ -45,8 +45,12 @@ impl BuildSummary {
     /// One line for a terminal.
     pub fn to_line(&self) -> String {
         format!(
-            "{} games ({} without result skipped) -> {} entries in {}",
-            self.games, self.skipped, self.entries, self.output
+            "{} {} ({} without result skipped) -> {} entries in {}",
+            self.games,
+            if self.games == 1 { "game" } else { "games" },
+            self.skipped,
+            self.entries,
+            self.output
         )
     }
 }

@@ -1,7 +1,8 @@
 //! `bastion uci` (also `bastion` with no subcommand): the UCI chess engine.
 //!
-//! Plugs Bastion's tablebases into the engine: `SyzygyPath` loads Syzygy WDL tables,
-//! `BastionTBPath` our own DTM tables (exact mate distances); both may be set.
+//! Plugs Bastion's tablebases into the engine: `SyzygyPath` loads Syzygy tables (WDL in
+//! the search, DTZ to rank the root moves), `BastionTBPath` our own DTM tables (exact mate
+//! distances); both may be set.
 
 use anyhow::Result;
 use bastion_core::{Move, Position, TablebaseProbe};
@@ -14,7 +15,7 @@ use std::sync::{Arc, Mutex};
 pub struct UciArgs {}
 
 /// Loads the tables the two UCI options name into one [`Probers`] (DTM first,
-/// Syzygy WDL second); each option replaces only its own kind of table.
+/// Syzygy second); each option replaces only its own kind of table.
 fn loader() -> bastion_engine::protocol::TbLoader {
     let state = Arc::new(Mutex::new(Probers::default()));
     Box::new(move |option: &str, path: &str| {
