@@ -431,7 +431,7 @@ impl Runner<'_> {
             let mut last_pv = Vec::new();
             for &k in &ks {
                 progress(Stage::Probe { stage, moves_left: k });
-                let fen = with_halfmove_clock(&here.fen(), clock_for(k));
+                let fen = with_halfmove_clock(&here, clock_for(k));
                 let depth = 2 * k + pc.extra_depth;
                 let Some((eval, pv)) = self.search_line(&fen, depth, &[])? else { continue };
                 let (sans, change) = follow_to_change(&here, &pv);
@@ -506,7 +506,7 @@ impl Runner<'_> {
             return Ok(None);
         }
         progress(Stage::Probe { stage: 1, moves_left: k });
-        let fen = with_halfmove_clock(&pos.fen(), clock_for(k));
+        let fen = with_halfmove_clock(pos, clock_for(k));
         let Some((eval, pv)) = self.search_line(&fen, 2 * k + pc.extra_depth, &others)? else { return Ok(None) };
         let adv = eval.pawns_for(side);
         if adv > pc.draw_level && adv >= (0.5 * unconstrained).min(1.5) {

@@ -123,14 +123,11 @@ pub struct ProgressTest {
     pub summary: String,
 }
 
-/// `fen` with its halfmove clock set to `clock` (the other fields kept).
-pub fn with_halfmove_clock(fen: &str, clock: u32) -> String {
-    let mut fields: Vec<String> = fen.split_whitespace().map(str::to_owned).collect();
-    while fields.len() < 6 {
-        fields.push(if fields.len() == 5 { "1".into() } else { "0".into() });
-    }
-    fields[4] = clock.to_string();
-    fields.join(" ")
+/// The FEN of `pos` with its halfmove clock set to `clock` (the move number kept).
+pub fn with_halfmove_clock(pos: &Position, clock: u32) -> String {
+    let mut p = pos.clone();
+    p.set_clocks(clock, pos.fullmove_number());
+    p.fen()
 }
 
 /// The halfmove clock that leaves `k` moves (2k plies) before the fifty-move draw.
@@ -280,8 +277,9 @@ mod tests {
 
     #[test]
     fn clock_field_is_replaced() {
-        assert_eq!(with_halfmove_clock("8/8/8/8/8/8/8/K1k5 w - - 0 1", 94), "8/8/8/8/8/8/8/K1k5 w - - 94 1");
-        assert_eq!(with_halfmove_clock("8/8/8/8/8/8/8/K1k5 b - -", 90), "8/8/8/8/8/8/8/K1k5 b - - 90 1");
+        let pos = |fen: &str| Position::from_fen(fen).unwrap();
+        assert_eq!(with_halfmove_clock(&pos("8/8/8/8/8/8/8/K1k5 w - - 0 1"), 94), "8/8/8/8/8/8/8/K1k5 w - - 94 1");
+        assert_eq!(with_halfmove_clock(&pos("8/8/8/8/8/8/8/K1k5 b - -"), 90), "8/8/8/8/8/8/8/K1k5 b - - 90 1");
         assert_eq!(clock_for(7), 86);
         assert_eq!(clock_for(60), 0);
     }

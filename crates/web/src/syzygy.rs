@@ -76,16 +76,6 @@ pub fn wdl_name(w: Wdl) -> &'static str {
     }
 }
 
-/// The value with the 50-move rule ignored, as Bastion's DTM tables count it:
-/// a cursed win is a win, a blessed loss a loss.
-pub fn plain_wdl_name(w: Wdl) -> &'static str {
-    match w {
-        Wdl::Win | Wdl::CursedWin => "win",
-        Wdl::Draw => "draw",
-        Wdl::BlessedLoss | Wdl::Loss => "loss",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,6 +84,6 @@ mod tests {
     fn wdl_names_keep_or_drop_the_fifty_move_rule() {
         let all = [Wdl::Win, Wdl::CursedWin, Wdl::Draw, Wdl::BlessedLoss, Wdl::Loss];
         assert_eq!(all.map(wdl_name), ["win", "cursed_win", "draw", "blessed_loss", "loss"]);
-        assert_eq!(all.map(plain_wdl_name), ["win", "win", "draw", "loss", "loss"]);
+        assert_eq!(all.map(|w| w.ignoring_fifty_move_rule().name()), ["win", "win", "draw", "loss", "loss"]);
     }
 }

@@ -6,7 +6,7 @@
 
 use crate::chess::{parse_fen, san_of_line};
 use crate::error::{ApiError, ApiJson, ApiResult};
-use crate::syzygy::{plain_wdl_name, wdl_name};
+use crate::syzygy::wdl_name;
 use crate::AppState;
 use axum::extract::State;
 use axum::Json;
@@ -176,17 +176,6 @@ fn mover_dtz(m: &SyzygyMove) -> i32 {
     -m.dtz_after
 }
 
-/// Words for a DTM value: `win, mate in 1 (1 ply)`, `loss, mated in 2 (4 plies)`, `draw`.
-fn dtm_text(d: Dtm) -> String {
-    let plies = |n: u16| if n == 1 { "1 ply".to_owned() } else { format!("{n} plies") };
-    match d {
-        Dtm::Win(n) => format!("win, mate in {} ({})", n.div_ceil(2), plies(n)),
-        Dtm::Loss(0) => "loss, checkmated".to_owned(),
-        Dtm::Loss(n) => format!("loss, mated in {} ({})", n / 2, plies(n)),
-        Dtm::Draw => "draw".to_owned(),
-    }
-}
-
 /// Words for a Syzygy value: `win, DTZ 13`, `cursed win (a draw under the 50-move rule), DTZ 113`.
 fn syzygy_text(wdl: Wdl, dtz: i32, checkmate: bool) -> String {
     let what = match wdl {
@@ -215,7 +204,7 @@ fn dtm_json(pos: &Position, ending: &str, dtm: &DtmAnswer, syz: Option<&SyzygyRe
             json!({
                 "san": pos.san(mv.mv),
                 "wdl": mv.value.wdl().name(), "dtm": mv.value.plies(),
-                "mate_in": mv.value.moves(), "value_text": dtm_text(mv.value),
+                "mate_in": mv.value.moves(), "value_text": mv.value.to_string(),
                 "dtz": s.map(mover_dtz), "syzygy_wdl": s.map(|m| wdl_name(m.wdl)),
                 "uci": uci,
             })
@@ -227,7 +216,7 @@ fn dtm_json(pos: &Position, ending: &str, dtm: &DtmAnswer, syz: Option<&SyzygyRe
         "wdl": dtm.value.wdl().name(),
         "dtm": dtm.value.plies(),
         "mate_in": dtm.value.moves(),
-        "value_text": dtm_text(dtm.value),
+        "value_text": dtm.value.to_string(),
         "syzygy": syz.map(syzygy_json),
         "moves": moves,
         "line": dtm.line.iter().map(|&m| pos.to_uci(m)).collect::<Vec<_>>(),
@@ -244,7 +233,7 @@ fn syzygy_only_json(pos: &Position, ending: &str, syz: &SyzygyReport) -> Value {
         .map(|m| {
             json!({
                 "uci": m.uci, "san": m.san,
-                "wdl": plain_wdl_name(m.wdl), "dtm": null, "mate_in": null,
+                "wdl": m.wdl.ignoring_fifty_move_rule().name(), "dtm": null, "mate_in": null,
                 "value_text": syzygy_text(m.wdl, mover_dtz(m), m.checkmate),
                 "dtz": mover_dtz(m), "syzygy_wdl": wdl_name(m.wdl),
             })
@@ -253,7 +242,7 @@ fn syzygy_only_json(pos: &Position, ending: &str, syz: &SyzygyReport) -> Value {
     json!({
         "fen": pos.fen(),
         "ending": ending,
-        "wdl": plain_wdl_name(syz.wdl),
+        "wdl": syz.wdl.ignoring_fifty_move_rule().name(),
         "dtm": null,
         "mate_in": null,
         "value_text": syzygy_text(syz.wdl, syz.dtz, false),
