@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The MPI tests, called by .ci/run: builds `bastion` with `--features mpi` and runs
 # crates/cluster/tests/mpi.rs, which starts `bastion cluster epd` under mpirun with 2, 3 and 4
-# ranks (oversubscribed, so two cores are enough). Without Open MPI it skips with a message.
+# ranks, and crates/cluster/tests/mpi_uci.rs, which drives `bastion cluster uci` as a GUI does
+# at 2 and 4 ranks (oversubscribed, so two cores are enough). Without Open MPI it skips with a
+# message.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,10 +24,12 @@ mpirun --version | head -n 1
 cargo clippy -p bastion-cluster -p bastion-cli --features mpi --all-targets -- -D warnings
 cargo build -p bastion-cli --features mpi
 # A later build without the feature rewrites target/debug/bastion: the tests run a copy.
+# Where cargo put it: CARGO_TARGET_DIR when set, else target/.
+built="${CARGO_TARGET_DIR:-target}"
 mkdir -p target/ci-mpi
-cp target/debug/bastion target/ci-mpi/bastion
+cp "$built/debug/bastion" target/ci-mpi/bastion
 export BASTION_MPI_BIN="$PWD/target/ci-mpi/bastion"
 # Containers often run as root, which mpirun refuses without these.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # One job at a time: each one already runs up to four ranks on the machine's cores.
-cargo test -p bastion-cluster --features mpi --test mpi -- --ignored --test-threads 1
+cargo test -p bastion-cluster --features mpi --test mpi --test mpi_uci -- --ignored --test-threads 1

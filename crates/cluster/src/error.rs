@@ -84,6 +84,12 @@ pub enum ClusterError {
         /// `(rank, item)` for the items still out.
         out: Vec<(usize, usize)>,
     },
+    /// Rank 0 of a cluster search was told to stop (SIGTERM or Ctrl-C), as mpirun does when a
+    /// rank dies.
+    #[error(
+        "stopped from outside: mpirun ends every rank when one dies or is interrupted (its notice names the rank)"
+    )]
+    Interrupted,
 }
 
 fn out_text(out: &[(usize, usize)]) -> String {

@@ -17,11 +17,14 @@
 //! threads (the tests use it).
 //!
 //! The first user is the distributed EPD suite ([`suite`]): the same report as
-//! `bastion epd`, computed by many ranks.
+//! `bastion epd`, computed by many ranks. The second is lazy-cluster search ([`search`]):
+//! every rank searches the same position with its own engine and rank 0, speaking UCI,
+//! plays the move the ranks vote for.
 
 mod error;
 pub mod protocol;
 mod queue;
+pub mod search;
 pub mod suite;
 pub mod transport;
 #[cfg(feature = "mpi")]

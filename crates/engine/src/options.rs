@@ -130,6 +130,12 @@ pub struct SearchParams {
     pub aspiration: bool,
     /// Null-move pruning.
     pub null_move: bool,
+    /// A fixed null-move reduction R (the thesis's R = 2, 3, 4 of Table 8.2), or 0 for the
+    /// engine's own, which grows with depth and with the margin above beta.
+    pub null_move_reduction: i32,
+    /// The transposition table: probed for cutoffs and moves, and written. Off only for
+    /// the ablation (the thesis's "αβ" column of Table 8.2).
+    pub transposition_table: bool,
     /// Adaptive Depth Control (the thesis, §6.3): at PV nodes, quiet, non-checking,
     /// non-evasion siblings after the first [`Self::adaptive_depth_threshold`] raise the
     /// null-move reduction by one in their whole subtree.
@@ -183,6 +189,8 @@ impl Default for SearchParams {
         SearchParams {
             aspiration: true,
             null_move: true,
+            null_move_reduction: 0,
+            transposition_table: true,
             adaptive_depth_control: false,
             adaptive_depth_threshold: 4,
             lmr: true,
@@ -215,6 +223,7 @@ impl SearchParams {
         &[
             ("Aspiration", |p| &mut p.aspiration),
             ("NullMove", |p| &mut p.null_move),
+            ("TranspositionTable", |p| &mut p.transposition_table),
             ("AdaptiveDepthControl", |p| &mut p.adaptive_depth_control),
             ("LateMoveReductions", |p| &mut p.lmr),
             ("LateMovePruning", |p| &mut p.lmp),

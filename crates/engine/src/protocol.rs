@@ -60,7 +60,13 @@ pub struct UciSession<W: Write + Send + 'static> {
 impl<W: Write + Send + 'static> UciSession<W> {
     /// A session with default options.
     pub fn new(out: W) -> UciSession<W> {
-        let opts = EngineOptions::default();
+        UciSession::with_options(out, EngineOptions::default())
+    }
+
+    /// A session that starts with `opts` instead of the defaults (as if set by
+    /// `setoption`): a fuzzer or test can start with a small hash table rather
+    /// than allocate and clear the default one for every session.
+    pub fn with_options(out: W, opts: EngineOptions) -> UciSession<W> {
         let engine = Engine::new(opts.clone());
         let control = engine.control();
         UciSession {
@@ -290,6 +296,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
             "option name AdaptiveDepthThreshold type spin default {} min 1 max 64",
             p.adaptive_depth_threshold
         ));
+        lines.push(format!("option name NullMoveReduction type spin default {} min 0 max 8", p.null_move_reduction));
         lines.push(format!("option name LazyEvalMargin type spin default {} min 0 max 2000", p.lazy_margin));
         lines.push("uciok".to_string());
         for l in lines {
@@ -552,6 +559,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
             "move overhead" => spin(&value, 0, 5000).map(|x| opts.move_overhead_ms = x as u64),
             "contempt" => spin(&value, -200, 200).map(|x| opts.params.contempt = x as i32),
             "adaptivedepththreshold" => spin(&value, 1, 64).map(|x| opts.params.adaptive_depth_threshold = x as usize),
+            "nullmovereduction" => spin(&value, 0, 8).map(|x| opts.params.null_move_reduction = x as i32),
             "lazyevalmargin" => spin(&value, 0, 2000).map(|x| opts.params.lazy_margin = x as i32),
             "ponder" => check(&value).map(|_| ()),
             "uci_chess960" => check(&value).map(|b| {

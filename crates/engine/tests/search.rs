@@ -290,3 +290,30 @@ fn every_search_switch_changes_the_search() {
     }
     assert!(inert.is_empty(), "switches with no effect at depth 9: {inert:?}");
 }
+
+/// The ablation switches of the thesis's Table 8.2: without the transposition table the
+/// search writes nothing into it and still finds mates; a fixed null-move R changes the tree.
+#[test]
+fn ablation_without_the_table_and_with_a_fixed_null_move_reduction() {
+    let mate_in_2 = "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1";
+    let mut opts = EngineOptions { hash_mb: 8, ..EngineOptions::default() };
+    opts.params.transposition_table = false;
+    opts.params.iir = false;
+    let mut e = Engine::new(opts);
+    let mut hashfull = Vec::new();
+    let pos = Position::from_fen(mate_in_2).unwrap();
+    let r = e.search(&pos, &[], &Limits::depth(8), &mut |i| hashfull.push(i.hashfull));
+    assert!(matches!(r.score, Score::Mate(n) if n > 0), "{:?}", r.score);
+    assert!(hashfull.iter().all(|&h| h == 0), "{hashfull:?}");
+
+    let nodes = |r: i32| {
+        let mut opts = EngineOptions { hash_mb: 8, ..EngineOptions::default() };
+        opts.params.null_move_reduction = r;
+        let mut e = Engine::new(opts);
+        let middlegame = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP2BPPP/R2QKB1R w KQ - 0 8";
+        let pos = Position::from_fen(middlegame).unwrap();
+        e.search(&pos, &[], &Limits::depth(10), &mut |_| {}).nodes
+    };
+    let (own, two) = (nodes(0), nodes(2));
+    assert_ne!(own, two, "NullMoveReduction=2 searched the same tree as the engine's own R");
+}

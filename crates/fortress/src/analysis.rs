@@ -1,13 +1,14 @@
 //! Driving the engine: the iterative-deepening MultiPV analysis, the
 //! breakthrough search (Guid & Bratko 2012, §4, Figs. 5–6) and fortress avoidance.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use bastion_core::{Color, Position};
+use bastion_core::{Color, Position, TablebaseProbe};
 use bastion_uci_client::{Engine, GoParams, SearchControl, UciError};
 use serde::{Deserialize, Serialize};
 
-use crate::classify::{classify, material_balance, rises, Evidence, Side, Thresholds, Verdict};
+use crate::classify::{classify, material_balance, rises, Basis, Evidence, Side, Thresholds, Verdict};
 use crate::curve::{Curve, DepthTable, DepthTime, Point};
 use crate::error::FortressError;
 use crate::probe::{
@@ -15,6 +16,7 @@ use crate::probe::{
     ProbeConfig, ProbeOutcome, ProbeStep, ProgressTest,
 };
 use crate::score::Eval;
+use crate::tablebase::{lookup, verdict_of, TableValue};
 
 /// Options of an analysis.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -167,6 +169,10 @@ pub struct Analysis {
     pub breakthrough_searched: bool,
     /// Fortress avoidance, when asked for.
     pub avoidance: Option<Avoidance>,
+    /// The tables' value of the analysed position, when tables were given and
+    /// cover it (it then decides the verdict).
+    #[serde(default)]
+    pub tablebase: Option<TableValue>,
     /// Searches that hit the time limit before reaching the depth asked.
     pub truncated_searches: u32,
     /// Total wall time of the analysis, milliseconds.
@@ -180,6 +186,17 @@ pub enum Stage {
     Main {
         /// Depth completed.
         depth: u32,
+    },
+    /// One exact line of the main MultiPV search: a point of a curve as it comes in.
+    Line {
+        /// Search depth of the line.
+        depth: u32,
+        /// 1-based rank of the line at that depth.
+        multipv: u32,
+        /// Its first move (UCI).
+        uci: String,
+        /// Its score, White's view.
+        eval: Eval,
     },
     /// Searching the `index`-th of `total` moves for a breakthrough.
     Breakthrough {
@@ -210,6 +227,32 @@ pub enum Stage {
     },
 }
 
+/// What a caller lends an analysis beyond its options: endgame tables and a
+/// stop flag. Neither is part of [`Config`], which is plain data (serialised
+/// into every [`Analysis`]).
+#[derive(Clone, Copy, Default)]
+pub struct Hooks<'a> {
+    /// Endgame tables (Syzygy, Bastion's DTM tables or both, behind
+    /// bastion-core's trait). Where they cover the position, or a position
+    /// the progress test reaches after a capture or pawn move, their value
+    /// decides (basis `tablebase`).
+    pub tablebase: Option<&'a dyn TablebaseProbe>,
+    /// Set it (from another thread) to stop the analysis: the running search
+    /// is ended with UCI `stop` as soon as the engine next reports, no new
+    /// search starts, and the analysis returns [`FortressError::Stopped`].
+    /// The engine process stays usable for the next analysis.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl std::fmt::Debug for Hooks<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Hooks")
+            .field("tablebase", &self.tablebase.map(|t| t.max_pieces()))
+            .field("stop", &self.stop)
+            .finish()
+    }
+}
+
 /// Analyses `fen` with `engine`; see [`analyse_with_progress`].
 pub fn analyse(fen: &str, config: &Config, engine: &mut Engine) -> Result<Analysis, FortressError> {
     analyse_with_progress(fen, config, engine, &mut |_| {})
@@ -217,11 +260,24 @@ pub fn analyse(fen: &str, config: &Config, engine: &mut Engine) -> Result<Analys
 
 /// Analyses `fen`: MultiPV-K iterative deepening to `max_depth`, the verdict
 /// with its evidence, and when it is a fortress a search of every legal move
-/// for a breakthrough; `progress` hears about each stage.
+/// for a breakthrough; `progress` hears about each stage. No tables, no stop
+/// flag: see [`analyse_with`].
 pub fn analyse_with_progress(
     fen: &str,
     config: &Config,
     engine: &mut Engine,
+    progress: &mut dyn FnMut(Stage),
+) -> Result<Analysis, FortressError> {
+    analyse_with(fen, config, engine, Hooks::default(), progress)
+}
+
+/// [`analyse_with_progress`] with endgame tables and a stop flag (see
+/// [`Hooks`]).
+pub fn analyse_with(
+    fen: &str,
+    config: &Config,
+    engine: &mut Engine,
+    hooks: Hooks<'_>,
     progress: &mut dyn FnMut(Stage),
 ) -> Result<Analysis, FortressError> {
     config.validate()?;
@@ -232,10 +288,15 @@ pub fn analyse_with_progress(
         return Err(FortressError::NoLegalMoves);
     }
     let fen = pos.fen();
-    let mut runner = Runner { engine, limit: Duration::from_millis(config.search_limit_ms), truncated: 0 };
+    let mut runner = Runner {
+        engine,
+        limit: Duration::from_millis(config.search_limit_ms),
+        truncated: 0,
+        tablebase: hooks.tablebase,
+        stop: hooks.stop,
+    };
     let k = config.multipv.min(legal.len() as u32);
-    let table = runner
-        .search(&fen, &[], pos.side_to_move(), config.max_depth, k, &mut |d| progress(Stage::Main { depth: d }))?;
+    let table = runner.search(&fen, &[], pos.side_to_move(), config.max_depth, k, &mut |stage| progress(stage))?;
     let san = |p: &Position, uci: &str| p.parse_uci(uci).map(|m| p.san(m)).unwrap_or_else(|_| uci.to_owned());
     let top = table.final_moves();
     if top.is_empty() {
@@ -249,8 +310,23 @@ pub fn analyse_with_progress(
     let times = table.times();
     let verdict_depth = stable_from(&principal, &curves, material, pos.side_to_move(), t, curve_verdict);
     let verdict_ms = verdict_depth.and_then(|d| times.iter().find(|x| x.depth == d).map(|x| x.ms));
-    let progress_test = runner.progress_test(&pos, &evidence, config, progress)?;
-    let (verdict, basis, reason) = combine(curve_verdict, &evidence, progress_test.as_ref(), t);
+    // Exact values first: where the tables cover the position, the curves
+    // are kept for the plot but neither they nor the progress test decide.
+    let tablebase = runner.tablebase.and_then(|tb| lookup(tb, &pos, &[]));
+    let progress_test = match tablebase {
+        Some(_) => None,
+        None => runner.progress_test(&pos, &evidence, curve_verdict, config, progress)?,
+    };
+    let (verdict, basis, reason) = match &tablebase {
+        Some(tv) => {
+            let (v, b, r) = verdict_of(tv, material, t);
+            if tv.winner.is_some() {
+                evidence.ahead = tv.winner;
+            }
+            (v, b, format!("{r} (the curves alone said {curve_verdict}: {})", evidence.reason))
+        }
+        None => combine(curve_verdict, &evidence, progress_test.as_ref(), t),
+    };
     evidence.basis = basis;
     evidence.reason = reason;
 
@@ -260,7 +336,8 @@ pub fn analyse_with_progress(
     // fortresses: flat curves, whatever the progress test then says.
     let looks_flat = curve_verdict == Verdict::Fortress
         || (evidence.ahead.is_some() && evidence.range <= t.tolerance && evidence.mate.is_none());
-    let breakthrough_searched = config.breakthrough && (verdict == Verdict::Fortress || looks_flat);
+    let breakthrough_searched =
+        config.breakthrough && tablebase.is_none() && (verdict == Verdict::Fortress || looks_flat);
     if breakthrough_searched {
         breakthroughs = runner.breakthroughs(&pos, config, ahead, &curves, progress)?;
         if verdict == Verdict::Progress {
@@ -286,6 +363,7 @@ pub fn analyse_with_progress(
         breakthroughs,
         breakthrough_searched,
         avoidance,
+        tablebase,
         truncated_searches: runner.truncated,
         elapsed_ms: started.elapsed().as_millis() as u64,
     })
@@ -318,11 +396,27 @@ struct Runner<'a> {
     engine: &'a mut Engine,
     limit: Duration,
     truncated: u32,
+    tablebase: Option<&'a dyn TablebaseProbe>,
+    stop: Option<&'a AtomicBool>,
 }
 
 impl Runner<'_> {
+    /// Whether the caller asked the analysis to stop.
+    fn stopping(&self) -> bool {
+        self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// An error when the caller asked the analysis to stop.
+    fn check_stop(&self) -> Result<(), FortressError> {
+        if self.stopping() {
+            return Err(FortressError::Stopped);
+        }
+        Ok(())
+    }
+
     /// One fresh search of `fen` + `moves` to `depth` with MultiPV `k`,
-    /// collecting every depth's lines; `on_depth` hears each new depth.
+    /// collecting every depth's lines; `on_progress` hears [`Stage::Main`] for each
+    /// new depth and [`Stage::Line`] for each exact line.
     fn search(
         &mut self,
         fen: &str,
@@ -330,8 +424,9 @@ impl Runner<'_> {
         side_to_move: Color,
         depth: u32,
         k: u32,
-        on_depth: &mut dyn FnMut(u32),
+        on_progress: &mut dyn FnMut(Stage),
     ) -> Result<DepthTable, FortressError> {
+        self.check_stop()?;
         // A fresh hash per search keeps curves of different searches
         // independent of the order they were run in.
         self.engine.new_game()?;
@@ -342,16 +437,23 @@ impl Runner<'_> {
         let started = Instant::now();
         self.engine.go(&GoParams::depth(depth.max(1)))?;
         let mut last_depth = 0;
+        let mut watch = StopWatch { flag: self.stop, sent: false };
         let result = self.engine.wait_bestmove(self.limit, |info| {
             table.ingest(info, started.elapsed().as_millis() as u64);
-            if let Some(d) = info.depth {
-                if d > last_depth && info.score.is_some() {
+            if let (Some(d), Some(score)) = (info.depth, info.score) {
+                if d > last_depth {
                     last_depth = d;
-                    on_depth(d);
+                    on_progress(Stage::Main { depth: d });
+                }
+                if let (false, false, Some(first)) = (info.lowerbound, info.upperbound, info.pv.first()) {
+                    let eval = Eval::from_score(score, side_to_move);
+                    let multipv = info.multipv.unwrap_or(1);
+                    on_progress(Stage::Line { depth: d, multipv, uci: first.clone(), eval });
                 }
             }
-            SearchControl::Continue
+            watch.poll()
         });
+        self.check_stop()?;
         match result {
             Ok(_) => Ok(table),
             Err(e @ UciError::Timeout { .. }) => {
@@ -368,14 +470,17 @@ impl Runner<'_> {
         }
     }
 
-    /// One single-line search of `fen` to `depth`: the deepest exact score
-    /// and its principal variation (UCI).
+    /// One single-line search of `fen` to `depth` within `limit`: the depth
+    /// of the deepest exact score (below `depth` when the limit cut the
+    /// search short), the score and its principal variation (UCI).
     fn search_line(
         &mut self,
         fen: &str,
         depth: u32,
         searchmoves: &[String],
-    ) -> Result<Option<(Eval, Vec<String>)>, FortressError> {
+        limit: Duration,
+    ) -> Result<Option<(u32, Eval, Vec<String>)>, FortressError> {
+        self.check_stop()?;
         let side = Position::from_fen(fen).map(|p| p.side_to_move()).unwrap_or(Color::White);
         self.engine.new_game()?;
         self.engine.set_option("MultiPV", "1")?;
@@ -383,7 +488,8 @@ impl Runner<'_> {
         self.engine.position(fen, &[])?;
         self.engine.go(&GoParams { searchmoves: searchmoves.to_vec(), ..GoParams::depth(depth.max(1)) })?;
         let mut best: Option<(u32, Eval, Vec<String>)> = None;
-        let result = self.engine.wait_bestmove(self.limit, |info| {
+        let mut watch = StopWatch { flag: self.stop, sent: false };
+        let result = self.engine.wait_bestmove(limit, |info| {
             if let (Some(d), Some(score)) = (info.depth, info.score) {
                 let first = info.multipv.unwrap_or(1) == 1;
                 if first
@@ -395,22 +501,29 @@ impl Runner<'_> {
                     best = Some((d, Eval::from_score(score, side), info.pv.clone()));
                 }
             }
-            SearchControl::Continue
+            watch.poll()
         });
+        self.check_stop()?;
         match result {
-            Ok(_) => {}
-            Err(UciError::Timeout { .. }) => self.truncated += 1,
-            Err(e) => return Err(e.into()),
+            Ok(_) => Ok(best.map(|(d, e, pv)| (d.max(depth), e, pv))),
+            Err(UciError::Timeout { .. }) => {
+                self.truncated += 1;
+                // The last depth reported may be unfinished: count it as not reached.
+                Ok(best.map(|(d, e, pv)| (d.min(depth.saturating_sub(1)), e, pv)))
+            }
+            Err(e) => Err(e.into()),
         }
-        Ok(best.map(|(_, e, pv)| (e, pv)))
     }
 
     /// The progress test (see [`crate::probe`]) for the side `ev` names as
     /// ahead (or the side to move when nobody is), when it applies.
+    /// `curve_verdict` is the curves' own verdict: a rising curve lets a
+    /// first-stage collapse be checked once more at the extended `k`.
     fn progress_test(
         &mut self,
         pos: &Position,
         ev: &Evidence,
+        curve_verdict: Verdict,
         config: &Config,
         progress: &mut dyn FnMut(Stage),
     ) -> Result<Option<ProgressTest>, FortressError> {
@@ -420,34 +533,48 @@ impl Runner<'_> {
         }
         let side: Color = ev.ahead.map_or(pos.side_to_move(), Color::from);
         let unconstrained = ev.advantage;
+        let rising = curve_verdict == Verdict::Progress && ev.basis == Basis::Rise;
         let mut steps: Vec<ProbeStep> = Vec::new();
         let mut changes: Vec<String> = Vec::new();
+        // Every move played from the analysed position, for the tables.
+        let mut line: Vec<String> = Vec::new();
         let mut here = pos.clone();
         let mut outcome = ProbeOutcome::Inconclusive;
+        let mut table: Option<TableValue> = None;
+        // Whether the extended `k` was tried, and whether its search finished.
+        let mut extended: Option<bool> = None;
+        let largest = pc.moves.last().copied().unwrap_or(1);
         for stage in 1..=pc.stages {
-            let ks: Vec<u32> =
-                if stage == 1 { pc.moves.clone() } else { pc.moves.last().copied().into_iter().collect() };
+            let ks: Vec<u32> = if stage == 1 { pc.moves.clone() } else { vec![largest] };
             let mut stage_steps = Vec::new();
             let mut last_pv = Vec::new();
             for &k in &ks {
-                progress(Stage::Probe { stage, moves_left: k });
-                let fen = with_halfmove_clock(&here, clock_for(k));
-                let depth = 2 * k + pc.extra_depth;
-                let Some((eval, pv)) = self.search_line(&fen, depth, &[])? else { continue };
-                let (sans, change) = follow_to_change(&here, &pv);
-                stage_steps.push(ProbeStep {
-                    stage,
-                    moves_left: k,
-                    depth,
-                    eval,
-                    advantage: eval.pawns_for(side),
-                    collapsed: collapsed(eval, side, pc.draw_level),
-                    pv: sans,
-                    change: change.as_ref().map(|c| c.0.clone()),
-                });
-                last_pv = pv;
+                if let Some((step, pv)) = self.probe_step(&here, stage, k, side, pc, progress)? {
+                    stage_steps.push(step);
+                    last_pv = pv;
+                }
             }
             outcome = judge_stage(&stage_steps, unconstrained, pc.draw_level);
+            // A slow win: the curves rise, but the next capture or pawn move
+            // that keeps the edge lies beyond the largest `k`. One search at
+            // the extended `k` tells it from a fortress, whose score still
+            // collapses there. That search is deep (2k + extra plies) and,
+            // in a locked position, can take long: it gets a quarter of the
+            // search limit, and only a search that reached its depth (and so
+            // saw the fifty-move draw in every line) may overrule the
+            // collapse; otherwise the collapse stands.
+            if outcome == ProbeOutcome::Collapses && rising && pc.extend > largest {
+                extended = Some(false);
+                if let Some((step, pv)) = self.probe_step(&here, stage, pc.extend, side, pc, progress)? {
+                    let complete = step.depth >= 2 * pc.extend + pc.extra_depth;
+                    if complete {
+                        extended = Some(true);
+                        outcome = judge_stage(std::slice::from_ref(&step), unconstrained, pc.draw_level);
+                        last_pv = pv;
+                    }
+                    stage_steps.push(step);
+                }
+            }
             steps.extend(stage_steps);
             if outcome != ProbeOutcome::Holds || stage == pc.stages {
                 break;
@@ -455,12 +582,20 @@ impl Runner<'_> {
             // The edge held: play the line's first irreversible move and ask
             // again, so that a pawn push which only postpones the draw is
             // not mistaken for progress.
-            let (_, change) = follow_to_change(&here, &last_pv);
+            let (sans, change) = follow_to_change(&here, &last_pv);
             let Some((san, next)) = change else { break };
             if !next.has_legal_moves() {
                 break;
             }
             changes.push(san);
+            line.extend(sans);
+            // Few enough men for the tables: their value ends the test.
+            if let Some(tv) = self.tablebase.and_then(|tb| lookup(tb, &next, &line)) {
+                outcome =
+                    if tv.winner == Some(Side::from(side)) { ProbeOutcome::Holds } else { ProbeOutcome::Collapses };
+                table = Some(tv);
+                break;
+            }
             if !applicable(&next) {
                 // The change left no pawns (a promotion or the last pawn
                 // taken) with the edge kept: progress, and beyond what the
@@ -469,7 +604,26 @@ impl Runner<'_> {
             }
             here = next;
         }
-        let mut summary = summarise(outcome, &steps, &changes);
+        let mut summary = match &table {
+            Some(tv) => format!(
+                "tablebase: after {} (the engine's line with the fifty-move counter advanced): {}",
+                tv.line.join(" "),
+                tv.describe()
+            ),
+            None => summarise(outcome, &steps, &changes),
+        };
+        match extended {
+            Some(true) => {
+                summary = format!(
+                    "{summary} (k extended to {} where the smaller k collapsed although the curves rise)",
+                    pc.extend
+                )
+            }
+            Some(false) => {
+                summary = format!("{summary} (the search at the extended k = {} did not finish in time)", pc.extend)
+            }
+            None => {}
+        }
         // Only the side ahead's own choice can be undone: a defender's
         // alternative to its best reply is never better for the side ahead.
         if outcome == ProbeOutcome::Collapses && !changes.is_empty() && pos.side_to_move() == side {
@@ -477,10 +631,43 @@ impl Runner<'_> {
             // the draw; another first move might still keep the edge.
             if let Some(other) = self.other_first_moves(pos, &steps, config, side, unconstrained, progress)? {
                 outcome = ProbeOutcome::Inconclusive;
+                table = None;
                 summary = format!("{summary}; but {other}");
             }
         }
-        Ok(Some(ProgressTest { side: Side::from(side), steps, outcome, summary }))
+        Ok(Some(ProgressTest { side: Side::from(side), steps, outcome, summary, tablebase: table }))
+    }
+
+    /// One search of the progress test: `here` with `k` moves left before the
+    /// fifty-move draw, judged for `side`; the step and the PV (UCI).
+    fn probe_step(
+        &mut self,
+        here: &Position,
+        stage: u32,
+        k: u32,
+        side: Color,
+        pc: &ProbeConfig,
+        progress: &mut dyn FnMut(Stage),
+    ) -> Result<Option<(ProbeStep, Vec<String>)>, FortressError> {
+        progress(Stage::Probe { stage, moves_left: k });
+        // The extended `k` (beyond the plain ones) gets a quarter of the limit.
+        let limit = if pc.moves.last().is_some_and(|&m| k > m) { self.limit / 4 } else { self.limit };
+        let fen = with_halfmove_clock(here, clock_for(k));
+        let Some((depth, eval, pv)) = self.search_line(&fen, 2 * k + pc.extra_depth, &[], limit)? else {
+            return Ok(None);
+        };
+        let (sans, change) = follow_to_change(here, &pv);
+        let step = ProbeStep {
+            stage,
+            moves_left: k,
+            depth,
+            eval,
+            advantage: eval.pawns_for(side),
+            collapsed: collapsed(eval, side, pc.draw_level),
+            pv: sans,
+            change: change.as_ref().map(|c| c.0.clone()),
+        };
+        Ok(Some((step, pv)))
     }
 
     /// After a collapse reached through the engine's own line, searches the
@@ -507,7 +694,9 @@ impl Runner<'_> {
         }
         progress(Stage::Probe { stage: 1, moves_left: k });
         let fen = with_halfmove_clock(pos, clock_for(k));
-        let Some((eval, pv)) = self.search_line(&fen, 2 * k + pc.extra_depth, &others)? else { return Ok(None) };
+        let Some((_, eval, pv)) = self.search_line(&fen, 2 * k + pc.extra_depth, &others, self.limit)? else {
+            return Ok(None);
+        };
         let adv = eval.pawns_for(side);
         if adv > pc.draw_level && adv >= (0.5 * unconstrained).min(1.5) {
             let (sans, _) = follow_to_change(pos, &pv);
@@ -607,6 +796,9 @@ impl Runner<'_> {
             let (verdict, reason, test) = if !child.has_legal_moves() {
                 let v = if child.in_check() { Verdict::Progress } else { Verdict::Unclear };
                 (v, "the move ends the game".to_owned(), None)
+            } else if let Some(tv) = self.tablebase.and_then(|tb| lookup(tb, &child, std::slice::from_ref(&c.san))) {
+                let (v, _, reason) = verdict_of(&tv, material_balance(&child), &config.thresholds);
+                (v, reason, None)
             } else {
                 let k = config.multipv.min(child.legal_moves().len() as u32);
                 let table = self.search(
@@ -622,7 +814,7 @@ impl Runner<'_> {
                 let principal = table.principal(config.min_depth, 1);
                 let (v, ev) =
                     classify(&principal, &curves, material_balance(&child), child.side_to_move(), &config.thresholds);
-                let test = self.progress_test(&child, &ev, config, progress)?;
+                let test = self.progress_test(&child, &ev, v, config, progress)?;
                 let (v, _, reason) = combine(v, &ev, test.as_ref(), &config.thresholds);
                 (v, reason, test)
             };
@@ -648,5 +840,22 @@ impl Runner<'_> {
             None
         };
         Ok(Avoidance { judged, best_is_fortress, alternative })
+    }
+}
+
+/// The caller's stop flag as a search callback sees it: `stop` is sent once.
+struct StopWatch<'a> {
+    flag: Option<&'a AtomicBool>,
+    sent: bool,
+}
+
+impl StopWatch<'_> {
+    /// What the callback answers for the next `info` line.
+    fn poll(&mut self) -> SearchControl {
+        if !self.sent && self.flag.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            self.sent = true;
+            return SearchControl::Stop;
+        }
+        SearchControl::Continue
     }
 }

@@ -42,6 +42,9 @@ pub enum Basis {
     Level,
     /// The progress test with the fifty-move counter advanced.
     ProgressTest,
+    /// The exact value of endgame tables, for the position or a position
+    /// the progress test reached after a capture or pawn move.
+    Tablebase,
     /// Nobody is ahead.
     Balance,
     /// Too few depths were reported to judge.
@@ -59,6 +62,7 @@ impl std::fmt::Display for Basis {
             Basis::Shape => "curve shape",
             Basis::Level => "evaluation level",
             Basis::ProgressTest => "progress test",
+            Basis::Tablebase => "tablebase",
             Basis::Balance => "balance",
             Basis::TooFewDepths => "too few depths",
             Basis::NoPattern => "no pattern",

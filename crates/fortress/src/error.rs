@@ -40,6 +40,9 @@ pub enum FortressError {
         /// What is wrong.
         why: String,
     },
+    /// The caller's stop flag was set (see `Hooks::stop`).
+    #[error("the analysis was stopped")]
+    Stopped,
     /// Plotting failed.
     #[error("plot: {0}")]
     Plot(String),

@@ -9,6 +9,12 @@
 //! searched for a curve that keeps rising (a breakthrough, Fig. 5), and the
 //! opponent's best replies to it are followed (Fig. 6).
 //!
+//! The curves are backed by evidence that does not depend on the level of
+//! the evaluation: the progress test ([`probe`]) and, when the caller lends
+//! endgame tables through [`Hooks`], their exact value ([`tablebase`]).
+//! [`Hooks`] also carries a stop flag, so that an analysis can be cancelled
+//! without killing the engine process.
+//!
 //! ```no_run
 //! use bastion_fortress::{analyse, render_svg, Config};
 //! let mut engine = bastion_uci_client::Engine::from_command_line("/usr/games/stockfish")?;
@@ -30,8 +36,12 @@ pub mod probe;
 pub mod report;
 pub mod score;
 pub mod suite;
+pub mod tablebase;
 
-pub use analysis::{analyse, analyse_with_progress, Analysis, Avoidance, Breakthrough, Config, MoveJudgement, Stage};
+pub use analysis::{
+    analyse, analyse_with, analyse_with_progress, Analysis, Avoidance, Breakthrough, Config, Hooks, MoveJudgement,
+    Stage,
+};
 pub use classify::{classify, Basis, Evidence, Side, Thresholds, Verdict};
 pub use curve::{Curve, DepthTable, DepthTime, Point};
 pub use error::FortressError;
@@ -40,3 +50,4 @@ pub use probe::{ProbeConfig, ProbeOutcome, ProbeStep, ProgressTest};
 pub use report::{write_plot, PlotFormat};
 pub use score::Eval;
 pub use suite::{SuiteReport, SuiteRow};
+pub use tablebase::TableValue;

@@ -38,11 +38,21 @@ pub struct ProbeConfig {
     /// Advantage (pawns) at or below which a score counts as collapsed to
     /// the draw.
     pub draw_level: f64,
+    /// Moves left tried once more when a stage collapses at every `k`
+    /// although the curves rise (0: never): a slow win whose next capture or
+    /// pawn move that keeps the edge lies beyond the largest `k` (KPK with
+    /// the king far from its pawn) then holds, a fortress still collapses.
+    #[serde(default = "default_extend")]
+    pub extend: u32,
+}
+
+fn default_extend() -> u32 {
+    ProbeConfig::default().extend
 }
 
 impl Default for ProbeConfig {
     fn default() -> Self {
-        ProbeConfig { enabled: true, moves: vec![3, 5], extra_depth: 10, stages: 3, draw_level: 0.2 }
+        ProbeConfig { enabled: true, moves: vec![3, 5], extra_depth: 10, stages: 3, draw_level: 0.2, extend: 10 }
     }
 }
 
@@ -54,7 +64,10 @@ impl ProbeConfig {
         if !self.enabled {
             return 0;
         }
-        self.moves.len() as u64 + u64::from(self.stages.saturating_sub(1)) + 1
+        self.moves.len() as u64
+            + u64::from(self.stages.saturating_sub(1))
+            + 1
+            + u64::from(self.extend > 0) * u64::from(self.stages)
     }
 
     /// Checks the options.
@@ -71,6 +84,10 @@ impl ProbeConfig {
         if self.draw_level.is_nan() || self.draw_level < 0.0 {
             return Err("probe draw level must be >= 0".into());
         }
+        let largest = self.moves.last().copied().unwrap_or(0);
+        if self.extend != 0 && (self.extend <= largest || self.extend > 49) {
+            return Err(format!("probe extension must be 0 (off) or between {} and 49", largest + 1));
+        }
         Ok(())
     }
 }
@@ -82,7 +99,8 @@ pub struct ProbeStep {
     pub stage: u32,
     /// Moves left before the fifty-move draw.
     pub moves_left: u32,
-    /// Depth searched.
+    /// Depth reached: the depth asked (2k + extra plies) unless the search
+    /// hit its time limit first.
     pub depth: u32,
     /// The score, White's view.
     pub eval: Eval,
@@ -121,6 +139,11 @@ pub struct ProgressTest {
     pub outcome: ProbeOutcome,
     /// The conclusion in words.
     pub summary: String,
+    /// The tables' value of the position the test's line reached after a
+    /// capture or pawn move, when tables were given and cover it: it decided
+    /// the outcome (a win for the side ahead holds, anything else collapses).
+    #[serde(default)]
+    pub tablebase: Option<crate::tablebase::TableValue>,
 }
 
 /// The FEN of `pos` with its halfmove clock set to `clock` (the move number kept).
@@ -205,15 +228,19 @@ pub fn combine(
     if matches!(ev.basis, Basis::Mate | Basis::DrawScore) {
         return (verdict, ev.basis, format!("{}; progress test: {}", ev.reason, test.summary));
     }
+    // Exact values reached along the test's line decide like the test,
+    // and a win there is progress whatever the curves' shape.
+    let basis = if test.tablebase.is_some() { Basis::Tablebase } else { Basis::ProgressTest };
     match test.outcome {
-        ProbeOutcome::Collapses if ev.ahead.is_some() && ev.material.abs() >= t.material_edge => (
-            Verdict::Fortress,
-            Basis::ProgressTest,
+        ProbeOutcome::Collapses if ev.ahead.is_some() && ev.material.abs() >= t.material_edge => {
+            (Verdict::Fortress, basis, format!("{} (the curves alone said {verdict}: {})", test.summary, ev.reason))
+        }
+        ProbeOutcome::Collapses => (Verdict::DeadDraw, basis, format!("nobody is ahead and {}", test.summary)),
+        ProbeOutcome::Holds if test.tablebase.is_some() => (
+            Verdict::Progress,
+            Basis::Tablebase,
             format!("{} (the curves alone said {verdict}: {})", test.summary, ev.reason),
         ),
-        ProbeOutcome::Collapses => {
-            (Verdict::DeadDraw, Basis::ProgressTest, format!("nobody is ahead and {}", test.summary))
-        }
         ProbeOutcome::Holds => match verdict {
             Verdict::Progress => {
                 (Verdict::Progress, ev.basis, format!("{}; progress test agrees: {}", ev.reason, test.summary))
@@ -328,7 +355,7 @@ mod tests {
     }
 
     fn test_with(outcome: ProbeOutcome) -> ProgressTest {
-        ProgressTest { side: Side::White, steps: vec![], outcome, summary: "probe".into() }
+        ProgressTest { side: Side::White, steps: vec![], outcome, summary: "probe".into(), tablebase: None }
     }
 
     #[test]
@@ -365,6 +392,45 @@ mod tests {
         balanced.ahead = None;
         let (v, _, _) = combine(Verdict::Unclear, &balanced, Some(&test_with(ProbeOutcome::Collapses)), &t);
         assert_eq!(v, Verdict::DeadDraw);
+    }
+
+    fn table(winner: Option<Side>) -> crate::tablebase::TableValue {
+        crate::tablebase::TableValue {
+            fen: "8/8/8/8/8/8/8/K1k5 w - - 0 1".into(),
+            line: vec!["Kxb5".into()],
+            men: 4,
+            value: if winner.is_some() { "win" } else { "draw" }.into(),
+            winner,
+            dtm: None,
+        }
+    }
+
+    #[test]
+    fn table_values_along_the_line_decide_with_their_own_basis() {
+        let t = Thresholds::default();
+        let flat = evidence(0.3, Basis::Shape);
+        let won = ProgressTest { tablebase: Some(table(Some(Side::White))), ..test_with(ProbeOutcome::Holds) };
+        // A table win beats a fortress-shaped curve.
+        let (v, basis, _) = combine(Verdict::Fortress, &flat, Some(&won), &t);
+        assert_eq!((v, basis), (Verdict::Progress, Basis::Tablebase));
+        let drawn = ProgressTest { tablebase: Some(table(None)), ..test_with(ProbeOutcome::Collapses) };
+        let (v, basis, _) = combine(Verdict::Progress, &evidence(3.0, Basis::Rise), Some(&drawn), &t);
+        assert_eq!((v, basis), (Verdict::Fortress, Basis::Tablebase));
+        // Without tables a collapse is the progress test's.
+        let (_, basis, _) =
+            combine(Verdict::Progress, &evidence(3.0, Basis::Rise), Some(&test_with(ProbeOutcome::Collapses)), &t);
+        assert_eq!(basis, Basis::ProgressTest);
+    }
+
+    #[test]
+    fn the_extension_must_lie_beyond_the_largest_k() {
+        assert!(ProbeConfig::default().validate().is_ok());
+        assert!(ProbeConfig { extend: 0, ..ProbeConfig::default() }.validate().is_ok());
+        assert!(ProbeConfig { extend: 5, ..ProbeConfig::default() }.validate().is_err());
+        assert!(ProbeConfig { extend: 50, ..ProbeConfig::default() }.validate().is_err());
+        // Older JSON without the field reads with the default extension.
+        let old = r#"{"enabled":true,"moves":[3,5],"extra_depth":10,"stages":3,"draw_level":0.2}"#;
+        assert_eq!(serde_json::from_str::<ProbeConfig>(old).unwrap(), ProbeConfig::default());
     }
 
     #[test]

@@ -13,7 +13,7 @@ impl Stage {
     /// A one-line progress message, `max_depth` being the deepest main search.
     pub fn describe(&self, max_depth: u32) -> String {
         match self {
-            Stage::Main { depth } => format!("main search: depth {depth}/{max_depth}"),
+            Stage::Main { depth } | Stage::Line { depth, .. } => format!("main search: depth {depth}/{max_depth}"),
             Stage::Breakthrough { index, total } => format!("breakthrough search: move {index}/{total}"),
             Stage::Replies { san } => format!("following replies to {san}"),
             Stage::Avoid { index, total } => format!("judging top move {index}/{total}"),

@@ -128,6 +128,27 @@ fn fast_subset_with_bastions_engine() {
     assert!(test.steps.iter().all(|s| s.collapsed), "{test:?}");
 }
 
+/// A slow win (KPK, White's king ten moves from its first useful pawn move):
+/// every `k` of the progress test collapses, but the curves rise, and the
+/// extended `k` finds the win where the plain test called it a fortress.
+#[test]
+fn a_slow_kpk_win_holds_at_the_extended_k() {
+    let set = read_labelled(set_path()).unwrap();
+    let p = set.iter().find(|p| p.id == "kpk_55").expect("kpk_55 is in the set");
+    let bin = bastion_test_engine::cargo_bin("bastion-cli", "bastion");
+    let mut e = bastion_uci_client::Engine::spawn(&bin.display().to_string(), &[]).expect("bastion speaks UCI");
+    let cfg = Config { breakthrough: false, ..Config::default() };
+    let a = analyse(&p.fen, &cfg, &mut e).unwrap();
+    assert_eq!(a.verdict, Verdict::Progress, "{}", a.evidence.reason);
+    let test = a.progress_test.expect("the test ran");
+    let extend = cfg.probe.extend;
+    assert!(test.steps.iter().any(|s| s.moves_left == extend && !s.collapsed), "{test:?}");
+    assert!(test.summary.contains("extended"), "{}", test.summary);
+    // Without the extension: the plain test's fortress.
+    let plain = Config { probe: bastion_fortress::ProbeConfig { extend: 0, ..cfg.probe.clone() }, ..cfg };
+    assert_eq!(analyse(&p.fen, &plain, &mut e).unwrap().verdict, Verdict::Fortress);
+}
+
 const STOCKFISH: &str = "/usr/games/stockfish";
 
 fn stockfish() -> bastion_uci_client::Engine {

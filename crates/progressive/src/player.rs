@@ -22,6 +22,7 @@ use crate::series::{SeriesPosition, Status};
 use bastion_core::rng::Rng;
 use bastion_core::{Color, Move};
 use std::collections::{BinaryHeap, HashMap};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Where the chosen series came from.
@@ -112,6 +113,18 @@ pub fn series_search(
     max_nodes: u64,
     keep: usize,
 ) -> (Vec<Candidate>, u64) {
+    search_until(root, opts, deadline, max_nodes, keep, None)
+}
+
+/// [`series_search`] that also ends, as at its deadline, once `stop` is set.
+fn search_until(
+    root: &SeriesPosition,
+    opts: &EvalOptions,
+    deadline: Instant,
+    max_nodes: u64,
+    keep: usize,
+    stop: Option<&AtomicBool>,
+) -> (Vec<Candidate>, u64) {
     let pov = root.side_to_move();
     let total = root.moves_left();
     let mut nodes: Vec<(SeriesPosition, u32, Move)> = vec![(root.clone(), u32::MAX, Move::NULL)];
@@ -136,7 +149,8 @@ pub fn series_search(
     let mut expansions = 0u64;
     while let Some(Open { node, .. }) = open.pop() {
         expansions += 1;
-        let out_of_time = expansions.is_multiple_of(32) && Instant::now() >= deadline;
+        let out_of_time = expansions.is_multiple_of(32)
+            && (Instant::now() >= deadline || stop.is_some_and(|s| s.load(Ordering::Relaxed)));
         if (out_of_time || generated >= max_nodes) && !leaves.is_empty() {
             break;
         }
@@ -185,7 +199,7 @@ fn negamax(pos: &SeriesPosition, depth: u32, opts: &PlayerOptions, deadline: Ins
     let budget = deadline.saturating_duration_since(now);
     let own_deadline = if depth == 0 { deadline } else { now + budget / 2 };
     let keep = if depth == 0 { 1 } else { width };
-    let (cands, mut nodes) = series_search(pos, &opts.eval, own_deadline, u64::MAX, keep);
+    let (cands, mut nodes) = search_until(pos, &opts.eval, own_deadline, u64::MAX, keep, opts.stop.as_deref());
     if cands.is_empty() {
         return (0.0, nodes);
     }
@@ -196,6 +210,11 @@ fn negamax(pos: &SeriesPosition, depth: u32, opts: &PlayerOptions, deadline: Ins
     let n = cands.len();
     for (i, c) in cands.iter().enumerate() {
         if c.score.abs() >= MATE_SCORE || c.end.status() != Status::Ongoing {
+            best = best.max(c.score);
+            continue;
+        }
+        if opts.stopped() {
+            // Stopped: the rest are valued by their own series score.
             best = best.max(c.score);
             continue;
         }
@@ -224,22 +243,20 @@ pub fn choose_series(pos: &SeriesPosition, opts: &PlayerOptions) -> Option<Choic
     }
     // Phase 1: mate.
     if !opts.skip_mate_search {
-        let mut m = opts.mate.clone();
-        m.time_limit = opts.time.mul_f32(0.2);
-        let r = find_mate(pos, &m);
+        let r = find_mate(pos, &opts.mate_for(opts.time.mul_f32(0.2)));
         if let Some(moves) = r.moves {
             return Some(Choice { moves, phase: Phase::Mate, score: MATE_SCORE, nodes: r.nodes, refuted: 0 });
         }
     }
     // Against a bare king the placement planner replaces phase 2 (a bare king
     // cannot mate, so phase 3 has nothing to prevent).
-    if opts.planner && opts.eval.endgame && endgame::applies(pos.board()) {
+    if opts.planner && opts.eval.endgame && !opts.stopped() && endgame::applies(pos.board()) {
         let plan_end = Instant::now() + deadline.saturating_duration_since(Instant::now()).mul_f32(0.8);
         if let Some(moves) = endgame::plan_series(pos, plan_end) {
             return Some(Choice { moves, phase: Phase::Endgame, score: 0.0, nodes: 0, refuted: 0 });
         }
     }
-    if opts.planner && opts.eval.endgame && endgame::defends(pos.board()) {
+    if opts.planner && opts.eval.endgame && !opts.stopped() && endgame::defends(pos.board()) {
         let plan_end = Instant::now() + deadline.saturating_duration_since(Instant::now()).mul_f32(0.8);
         if let Some(moves) = endgame::defend_series(pos, plan_end) {
             return Some(Choice { moves, phase: Phase::Endgame, score: 0.0, nodes: 0, refuted: 0 });
@@ -252,7 +269,8 @@ pub fn choose_series(pos: &SeriesPosition, opts: &PlayerOptions) -> Option<Choic
     } else {
         Instant::now() + phase2_end.saturating_duration_since(Instant::now()) / 2
     };
-    let (mut cands, mut nodes) = series_search(pos, &opts.eval, root_search_end, u64::MAX, opts.width.max(8));
+    let (mut cands, mut nodes) =
+        search_until(pos, &opts.eval, root_search_end, u64::MAX, opts.width.max(8), opts.stop.as_deref());
     if cands.is_empty() {
         return None;
     }
@@ -264,7 +282,7 @@ pub fn choose_series(pos: &SeriesPosition, opts: &PlayerOptions) -> Option<Choic
     } else {
         let n = cands.len().min(opts.width);
         for (i, c) in cands.iter().enumerate().take(n) {
-            let value = if c.score.abs() >= MATE_SCORE || c.end.status() != Status::Ongoing {
+            let value = if c.score.abs() >= MATE_SCORE || c.end.status() != Status::Ongoing || opts.stopped() {
                 c.score
             } else {
                 let now = Instant::now();
@@ -291,11 +309,10 @@ pub fn choose_series(pos: &SeriesPosition, opts: &PlayerOptions) -> Option<Choic
             });
         }
         let left = deadline.saturating_duration_since(Instant::now());
-        if left.is_zero() {
+        if left.is_zero() || opts.stopped() {
             break;
         }
-        let mut m = opts.mate.clone();
-        m.time_limit = left.min(opts.time.mul_f32(0.15)).max(Duration::from_millis(5));
+        let m = opts.mate_for(left.min(opts.time.mul_f32(0.15)).max(Duration::from_millis(5)));
         if !find_mate(end, &m).found() {
             return Some(Choice {
                 moves: std::mem::take(&mut cands[i].moves),

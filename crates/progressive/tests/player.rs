@@ -72,3 +72,43 @@ fn record_round_trip_of_a_selfplay_game() {
         game.result().filter(|r| r.end != GameEnd::Adjudicated).map(|r| r.winner)
     );
 }
+
+#[test]
+fn a_stopped_player_still_returns_a_legal_series() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    // White's three-move series: with ten minutes a turn the player would think for
+    // minutes; the stop set from another thread ends the turn long before.
+    let mut g = Game::new(Rules::Italian);
+    for t in "e4 d5 Nf6".split_whitespace() {
+        g.play_text(t).unwrap();
+    }
+    let stop = Arc::new(AtomicBool::new(false));
+    let opts = PlayerOptions { time: Duration::from_secs(600), stop: Some(stop.clone()), ..quick() };
+    let pos = g.position().clone();
+    let setter = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        stop.store(true, Ordering::Relaxed);
+    });
+    let start = std::time::Instant::now();
+    let c = choose_series(&pos, &opts).unwrap();
+    setter.join().unwrap();
+    assert!(start.elapsed() < opts.time, "the stop did not end the turn");
+    assert_eq!(c.moves.len() as u32, pos.moves_left());
+    assert!(pos.play_series(&c.moves).is_ok());
+}
+
+#[test]
+fn a_stopped_mate_search_reports_unknown() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let mut g = Game::new(Rules::Italian);
+    for t in "e4 d5 Nf6".split_whitespace() {
+        g.play_text(t).unwrap();
+    }
+    let opts =
+        MateOptions { stop: Some(Arc::new(AtomicBool::new(true))), ..MateOptions::with_time(Duration::from_secs(600)) };
+    let r = find_mate(g.position(), &opts);
+    assert!(r.elapsed < opts.time_limit, "the stop did not end the search");
+    assert_ne!(r.outcome, MateOutcome::NoMate, "a stopped search proves nothing");
+}

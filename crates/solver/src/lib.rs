@@ -28,6 +28,7 @@ pub mod epd;
 mod mate;
 pub mod notation;
 mod other;
+pub mod progress;
 pub mod search;
 pub mod solve;
 pub mod stipulation;
@@ -37,6 +38,7 @@ pub mod text;
 pub mod tt;
 pub mod verify;
 
+pub use progress::Iteration;
 pub use search::{Aborted, Solver};
 pub use solve::{solve_mate, Key, MateSolution, Node, Report, SolveOptions, Status};
 pub use stipulation::Stipulation;

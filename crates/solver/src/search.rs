@@ -12,6 +12,7 @@
 //! it already had with more moves to spare. Stalemate fails for the attacker.
 
 use crate::checks::CheckInfo;
+use crate::progress::{Iteration, ProgressHook};
 use crate::tt::{Probe, Table};
 use bastion_core::moves::MAX_MOVES;
 use bastion_core::{Color, Move, MoveList, Position, Role};
@@ -81,6 +82,8 @@ pub struct Solver<'s> {
     root_threats: u8,
     /// Per-ply buffers; the last one belongs to [`Solver::mate_in_one`].
     bufs: Vec<PlyBuf>,
+    /// Hears each finished pass of the iterative deepening (see [`Solver::set_progress`]).
+    progress: Option<ProgressHook<'s>>,
 }
 
 /// Counts and flags shared by all stipulations.
@@ -110,12 +113,29 @@ impl<'s> Solver<'s> {
             real_salt: 0,
             root_threats: 2,
             bufs: vec![PlyBuf { moves: MoveList::new(), scores: [0; MAX_MOVES], order: [0; MAX_MOVES] }; MAX_PLY + 1],
+            progress: None,
         })
     }
 
     /// Makes searches give up when `flag` becomes true.
     pub fn set_stop(&mut self, flag: &'s AtomicBool) {
         self.stop = Some(flag);
+    }
+
+    /// Calls `hook` after each finished pass of the iterative deepening of
+    /// [`Solver::solve`], [`Solver::shortest_mate`] and [`Solver::shortest_mated`]
+    /// (see [`Iteration`]), so that a long solve can show its progress. The hook
+    /// runs on the solving thread between passes; it never changes a result.
+    pub fn set_progress(&mut self, hook: impl FnMut(&Iteration) + Send + 's) {
+        self.progress = Some(Box::new(hook));
+    }
+
+    /// Tells the progress hook, if any, that the pass at `moves` ended.
+    pub(crate) fn report_iteration(&mut self, moves: u8, found: bool) {
+        let nodes = self.nodes;
+        if let Some(hook) = self.progress.as_mut() {
+            hook(&Iteration { moves, found, nodes });
+        }
     }
 
     /// Makes searches give up at `deadline` (None: no limit).

@@ -126,10 +126,11 @@ impl<'s> Solver<'s> {
     pub fn shortest_mate(&mut self, pos: &Position, max_moves: u8) -> Result<Option<u8>, Aborted> {
         self.tt.new_generation();
         for n in 1..=max_moves {
-            if self.checking_mate_within(pos, n)?
+            let found = self.checking_mate_within(pos, n)?
                 || self.threatening_mate_within(pos, n)?
-                || self.mate_within(pos, n)?
-            {
+                || self.mate_within(pos, n)?;
+            self.report_iteration(n, found);
+            if found {
                 return Ok(Some(n));
             }
         }
@@ -151,7 +152,9 @@ impl<'s> Solver<'s> {
             return Ok(Some(0));
         }
         for n in 1..=max_moves {
-            if self.mated_within(pos, n)? {
+            let found = self.mated_within(pos, n)?;
+            self.report_iteration(n, found);
+            if found {
                 return Ok(Some(n));
             }
         }
@@ -180,6 +183,18 @@ impl<'s> Solver<'s> {
     /// Smallest k ≤ max with the attacker winning from `pos`.
     fn attack_len(&mut self, goal: Goal, pos: &Position, max: u8) -> Result<Option<u8>, Aborted> {
         self.attack_len_from(goal, pos, 1, max)
+    }
+
+    /// [`Self::attack_len`] with each length tried told to the progress hook.
+    fn reported_attack_len(&mut self, goal: Goal, pos: &Position, max: u8) -> Result<Option<u8>, Aborted> {
+        for k in 1..=max {
+            let found = self.a(goal, pos, k)?;
+            self.report_iteration(k, found);
+            if found {
+                return Ok(Some(k));
+            }
+        }
+        Ok(None)
     }
 
     /// [`Self::attack_len`] when no win shorter than `min` exists.
@@ -324,6 +339,7 @@ impl<'s> Solver<'s> {
                 self.aborted = None;
                 self.help_lines(pos, plies, &mut Vec::new(), &mut out);
                 self.finish(())?;
+                self.report_iteration(stip.moves(), !out.is_empty());
                 for l in out {
                     report.lines.push(san_line(pos, &l));
                     report.lines_uci.push(uci_line(pos, &l, false));
@@ -334,6 +350,7 @@ impl<'s> Solver<'s> {
                 self.aborted = None;
                 self.series_lines(pos, n, &mut Vec::new(), &mut out);
                 self.finish(())?;
+                self.report_iteration(n, !out.is_empty());
                 for l in out {
                     report.lines.push(series_line(pos, &l));
                     report.lines_uci.push(uci_line(pos, &l, true));
@@ -358,7 +375,7 @@ impl<'s> Solver<'s> {
         // Prove the shortest length first: it fills the table for everything after.
         let shortest = match goal {
             Goal::Direct => self.shortest_mate(pos, n)?,
-            Goal::SelfMate => self.attack_len(goal, pos, n)?,
+            Goal::SelfMate => self.reported_attack_len(goal, pos, n)?,
         };
         if shortest.is_none() {
             return Ok(());

@@ -340,3 +340,52 @@ fn node_limit_is_deterministic() {
     s.set_node_limit(Some(u64::MAX / 2));
     assert_eq!(s.shortest_mate(&p, 6), Ok(Some(6)));
 }
+
+/// The progress hook hears every length tried, in order, the last one found,
+/// with rising node counts; the report is the same as without the hook.
+#[test]
+fn progress_hook_reports_each_iteration_and_changes_nothing() {
+    use bastion_solver::Iteration;
+    use std::sync::{Arc, Mutex};
+    let direct = ("r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1", Stipulation::Direct(5));
+    let selfmate = ("7n/3B1r2/b7/3p1p1r/3B3p/5R1K/8/7k w - - 0 1", Stipulation::SelfMate(3));
+    let none = ("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", Stipulation::Direct(2));
+    for (fen, stip) in [direct, selfmate, none] {
+        let p = pos(fen);
+        let opts = SolveOptions { all_defences: true, threats: true };
+        let plain = Solver::new(8).solve(&p, stip, &opts).unwrap();
+        let seen = Arc::new(Mutex::new(Vec::<Iteration>::new()));
+        let sink = seen.clone();
+        let mut s = Solver::new(8);
+        s.set_progress(move |i| sink.lock().unwrap().push(*i));
+        let hooked = s.solve(&p, stip, &opts).unwrap();
+        assert_eq!(format!("{hooked:?}"), format!("{plain:?}"), "{fen}: the hook changed the report");
+        let seen = seen.lock().unwrap();
+        // Lengths 1, 2, ... up to the shortest solution (or the stipulation's length).
+        let last = plain.keys.iter().map(|k| k.moves).min().unwrap_or(stip.moves());
+        let tried: Vec<u8> = seen.iter().map(|i| i.moves).collect();
+        assert_eq!(tried, (1..=last).collect::<Vec<u8>>(), "{fen}");
+        assert!(seen.iter().rev().skip(1).all(|i| !i.found), "{fen}: only the last pass finds");
+        assert_eq!(seen.last().unwrap().found, plain.status == Status::Solved, "{fen}");
+        assert!(seen.windows(2).all(|w| w[0].nodes < w[1].nodes), "{fen}");
+        assert!(seen.last().unwrap().nodes <= s.nodes());
+    }
+    assert!(Solver::new(8).solve(&pos(direct.0), direct.1, &SolveOptions::default()).unwrap().keys[0].moves == 3);
+    // A helpmate is one exhaustive pass: one report.
+    let p = pos("8/8/8/2p1R3/1p2Qp2/1p1k1p2/1B5p/1K6 b - - 0 1");
+    let count = Arc::new(Mutex::new(Vec::new()));
+    let sink = count.clone();
+    let mut s = Solver::new(8);
+    s.set_progress(move |i| sink.lock().unwrap().push((i.moves, i.found)));
+    s.solve(&p, Stipulation::Help { plies: 4 }, &SolveOptions::default()).unwrap();
+    assert_eq!(*count.lock().unwrap(), [(2, true)]);
+    // A stopped solve reports nothing after the stop.
+    let stop = AtomicBool::new(true);
+    let mut s = Solver::new(8);
+    let heard = Arc::new(Mutex::new(0));
+    let sink = heard.clone();
+    s.set_stop(&stop);
+    s.set_progress(move |_| *sink.lock().unwrap() += 1);
+    assert!(s.solve(&pos(direct.0), Stipulation::Direct(5), &SolveOptions::default()).is_err());
+    assert_eq!(*heard.lock().unwrap(), 0);
+}

@@ -4,7 +4,7 @@
 
 use crate::error::TbError;
 use crate::format::{write_table, TableFile};
-use crate::gen::generate;
+use crate::gen::generate_in;
 use crate::material::{dependency_order, Material};
 use crate::metric::Metric;
 use crate::table::{TableData, TableSet};
@@ -122,6 +122,11 @@ pub fn build(
 /// As [`build`], in `metric`: every sub-ending gets a table of the same metric
 /// (a DTC table takes only the win/draw/loss of its sub-tables, so theirs are
 /// as good as DTM ones, and the directory stays self-contained for probing).
+///
+/// DTZ is built in two passes: the DTM tables of `targets` and their sub-endings
+/// first (finished ones are read, not regenerated; their records come first),
+/// then each DTZ table from the DTM tables of its ending and sub-endings (a pawn
+/// move's value is the win/draw/loss of the same ending after it).
 pub fn build_metric(
     targets: &[Material],
     dir: &Path,
@@ -129,7 +134,25 @@ pub fn build_metric(
     show_progress: bool,
     mut on_done: impl FnMut(&BuildRecord),
 ) -> Result<Vec<BuildRecord>, TbError> {
-    let mut loader = Loader::with_metric(dir, metric);
+    let mut out = Vec::new();
+    if metric == Metric::Dtz {
+        out = build_one_metric(targets, dir, Metric::Dtm, show_progress, &mut on_done)?;
+    }
+    out.extend(build_one_metric(targets, dir, metric, show_progress, &mut on_done)?);
+    Ok(out)
+}
+
+/// One pass of [`build_metric`]: the tables of `metric` (a DTZ pass reads the
+/// DTM tables the first pass made).
+fn build_one_metric(
+    targets: &[Material],
+    dir: &Path,
+    metric: Metric,
+    show_progress: bool,
+    on_done: &mut dyn FnMut(&BuildRecord),
+) -> Result<Vec<BuildRecord>, TbError> {
+    // The tables whose values the exits take: DTZ's are DTM tables, its own ending's included.
+    let mut loader = Loader::with_metric(dir, if metric == Metric::Dtz { Metric::Dtm } else { metric });
     let mut out = Vec::new();
     for m in dependency_order(targets) {
         let path = dir.join(metric.file_name(&m));
@@ -158,10 +181,13 @@ pub fn build_metric(
                 }
             }
         }
-        let subs = loader.set_for(&m)?;
+        let mut subs = loader.set_for(&m)?;
+        if metric == Metric::Dtz {
+            subs.insert(loader.load(&m)?);
+        }
         let pb = progress_bar(show_progress, &m.name());
         let start = Instant::now();
-        let (table, report) = generate(&m, &subs, &pb);
+        let (table, report) = generate_in(&m, metric, &subs, &pb);
         let seconds = start.elapsed().as_secs_f64();
         pb.finish_and_clear();
         drop(subs);

@@ -6,7 +6,8 @@
 //!      8    4  format version (1)
 //!     12   16  material name, ASCII, NUL-padded ("KRKN")
 //!     28    1  metric: 1 = distance to mate in plies (`KRKN.btb`),
-//!              2 = distance to conversion in plies (`KRKN.dtc.btb`)
+//!              2 = distance to conversion in plies (`KRKN.dtc.btb`),
+//!              3 = distance to zeroing in plies (`KPK.dtz.btb`)
 //!     29    1  index scheme: 1 = pawnless 8-fold (462 king pairs × 64^k),
 //!              2 = pawns 2-fold (32 × 64 king squares × 64 per piece × 48 per pawn)
 //!     30    1  bytes per value in the payload (1 or 2)

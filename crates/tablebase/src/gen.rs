@@ -23,6 +23,10 @@
 //! value is the smaller ending's distance to mate plus one ply, for DTC
 //! (distance to conversion) it is a conversion valued from the smaller
 //! ending's win/draw/loss alone ([`Metric::exit_value`]); the levels are the same.
+//! For DTZ (distance to zeroing) a pawn move is an exit too, valued from the
+//! win/draw/loss of the same ending's position after it, which a finished DTM
+//! table of the ending gives ([`generate_in`]): pawn moves are then no edges of
+//! the retrograde graph, and no en-passant nodes are needed.
 //!
 //! Levels are processed in parallel (rayon); decisions are compare-and-swap
 //! on atomics and every writer of a cell writes the same value, so the result
@@ -133,12 +137,34 @@ fn exit_dtm(code: u16) -> Option<Dtm> {
 
 /// Generates the table of `material` (normalised) in the metric of `subs`, which
 /// must hold every table of [`Material::children`]. `progress` counts indices
-/// initialised.
+/// initialised. For DTZ use [`generate_in`].
 pub fn generate(material: &Material, subs: &TableSet, progress: &ProgressBar) -> (TableData, GenReport) {
+    generate_in(material, subs.metric(), subs, progress)
+}
+
+/// Generates the table of `material` (normalised) in `metric`, valuing exits
+/// from `exit_tables`: for DTM, the DTM tables of every [`Material::children`]; for DTC,
+/// those tables in any metric (only their win/draw/loss counts); for DTZ, as for
+/// DTC plus the table of `material` itself (pawn moves stay in the ending), so a
+/// DTZ table is the second pass after the ending's DTM table.
+///
+/// # Panics
+/// If `exit_tables` lacks a table it needs, or holds tables of another metric than DTM
+/// for a DTM generation.
+pub fn generate_in(
+    material: &Material,
+    metric: Metric,
+    exit_tables: &TableSet,
+    progress: &ProgressBar,
+) -> (TableData, GenReport) {
+    assert!(metric != Metric::Dtm || exit_tables.metric() == Metric::Dtm, "DTM exits need DTM sub-tables");
+    assert!(
+        metric != Metric::Dtz || !material.has_pawns() || exit_tables.contains(material),
+        "a DTZ table with pawns needs the ending's own table for its pawn moves"
+    );
     let ix = Indexer::new(material);
     let n = ix.size() as usize;
     let mk = |_| (0..n).map(|_| AtomicU16::new(DRAW)).collect::<Vec<_>>();
-    let metric = subs.metric();
     let mut g = Gen {
         ix: &ix,
         metric,
@@ -165,7 +191,7 @@ pub fn generate(material: &Material, subs: &TableSet, progress: &ProgressBar) ->
                 let mut eps = Vec::new();
                 let end = ((c + 1) * CHUNK).min(n);
                 for idx in c * CHUNK..end {
-                    g.init_one(side, idx as u64, subs, &mut mates, &mut sched, &mut eps);
+                    g.init_one(side, idx as u64, exit_tables, &mut mates, &mut sched, &mut eps);
                 }
                 progress.inc((end - c * CHUNK) as u64);
                 (mates, sched, eps)
@@ -183,8 +209,8 @@ pub fn generate(material: &Material, subs: &TableSet, progress: &ProgressBar) ->
     for (q_side, q_idx, qep) in ep_inits {
         let mut best: Option<Dtm> = None;
         for &m in qep.legal_moves().iter().filter(|m| m.is_en_passant()) {
-            let v =
-                metric.exit_value(subs.probe(&qep.play(m)).ok().flatten().expect("sub-table for en-passant capture"));
+            let v = metric
+                .exit_value(exit_tables.probe(&qep.play(m)).ok().flatten().expect("sub-table for en-passant capture"));
             if best.is_none_or(|b| v.better(b).is_gt()) {
                 best = Some(v);
             }
@@ -294,8 +320,7 @@ impl Gen<'_> {
         let mut ns = 0;
         let mut ep_count = 0;
         for &m in moves.iter() {
-            let capture = m.is_en_passant() || pos.piece_at(m.to()).is_some();
-            if capture || m.is_promotion() {
+            if self.metric.is_exit(&pos, m) {
                 let after = pos.play(m);
                 let v = match subs.probe(&after) {
                     Ok(Some(v)) => self.metric.exit_value(v),
@@ -376,6 +401,10 @@ impl Gen<'_> {
                 }
             };
             if pc.role == Role::Pawn {
+                if self.metric == Metric::Dtz {
+                    // A pawn move is an exit in DTZ, valued at initialisation.
+                    continue;
+                }
                 let fwd: i8 = if mover == Color::White { 8 } else { -8 };
                 let rel_rank = from.rank().relative(mover).index();
                 if rel_rank < 2 {
@@ -482,13 +511,19 @@ impl Gen<'_> {
 
 /// Generates `targets` and everything they need into `set`, in memory and in the
 /// set's metric (tables already in `set` are kept). Returns the names generated.
+/// A DTZ set is built from DTM tables generated first (and dropped after).
 pub fn generate_all_into(targets: &[Material], set: &mut TableSet) -> Vec<String> {
+    let dtm = (set.metric() == Metric::Dtz).then(|| {
+        let mut dtm = TableSet::new();
+        generate_all_into(targets, &mut dtm);
+        dtm
+    });
     let mut done = Vec::new();
     for m in crate::material::dependency_order(targets) {
         if set.contains(&m) {
             continue;
         }
-        let (t, _) = generate(&m, set, &ProgressBar::hidden());
+        let (t, _) = generate_in(&m, set.metric(), dtm.as_ref().unwrap_or(set), &ProgressBar::hidden());
         set.insert(std::sync::Arc::new(t));
         done.push(m.name());
     }

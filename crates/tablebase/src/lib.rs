@@ -1,15 +1,16 @@
 //! Bastion's endgame tablebases.
 //!
-//! * [`gen`]: retrograde generation of distance-to-mate (DTM) or distance-to-conversion
-//!   (DTC, [`metric`]) tables, Algorithm B
+//! * [`gen`]: retrograde generation of distance-to-mate (DTM), distance-to-conversion
+//!   (DTC) or distance-to-zeroing (DTZ, [`metric`]) tables, Algorithm B
 //!   (Bratko 1978, §2) with move counters, for any material up to five men (pawns
 //!   and en passant included, castling excluded).
 //! * [`format`]: the compressed, checksummed file format (see
 //!   `docs/tablebase-format.md`).
 //! * [`probe`]: [`Tablebases`], the thread-safe probing API for engines and tools.
-//! * [`bitbase`]: 2-bit win/draw/loss bitbases derived from DTM tables.
+//! * [`bitbase`]: 2-bit win/draw/loss bitbases derived from DTM tables, and the
+//!   memory-mapped reader the engine's search probes.
 //! * [`syzygy`]: probing standard Syzygy WDL/DTZ files.
-//! * [`probers`]: [`Probers`], both kinds of table behind the core's
+//! * [`probers`]: [`Probers`], Bastion's tables (DTM, DTZ, bitbases) and Syzygy's behind the core's
 //!   [`TablebaseProbe`](bastion_core::TablebaseProbe) trait, for the engine and the referee.
 //! * [`stats`], [`verify`]: statistics and an independent check of a table.
 
@@ -32,7 +33,7 @@ pub mod table;
 pub mod value;
 pub mod verify;
 
-pub use bitbase::{Bitbase, Bitbases};
+pub use bitbase::{Bitbase, Bitbases, MappedBitbase};
 pub use error::TbError;
 pub use material::Material;
 pub use metric::Metric;

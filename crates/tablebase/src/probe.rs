@@ -85,10 +85,7 @@ impl Tablebases {
         let mut endings: Vec<(Material, PathBuf)> = Vec::new();
         for dir in dirs {
             let dir = dir.as_ref();
-            let rd = std::fs::read_dir(dir).map_err(|source| TbError::Io { path: dir.to_path_buf(), error: source })?;
-            let mut paths: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-            paths.sort();
-            for path in paths {
+            for path in sorted_dir(dir)? {
                 let Some(name) = path.file_name().and_then(|s| s.to_str()) else { continue };
                 let Some(m) = metric.ending_of_file_name(name) else { continue };
                 if endings.iter().any(|(e, _)| *e == m) {
@@ -165,7 +162,8 @@ impl Tablebases {
     }
 
     /// An optimal line from `pos`: to mate if won or lost (for DTC tables: to
-    /// the conversion, the capture or promotion included), at most `max_plies`
+    /// the conversion, the capture or promotion included; for DTZ tables: to the
+    /// capture or pawn move), at most `max_plies`
     /// long (a drawn position gives an empty line).
     pub fn try_line(&self, pos: &Position, max_plies: usize) -> Result<Vec<Move>, TbError> {
         let mut line = Vec::new();
@@ -177,7 +175,7 @@ impl Tablebases {
                 break;
             }
             line.push(best.mv);
-            if self.metric() == Metric::Dtc && Metric::leaves_ending(&p, best.mv) {
+            if self.metric() != Metric::Dtm && self.metric().is_exit(&p, best.mv) {
                 break;
             }
             p = p.play(best.mv);
@@ -188,8 +186,9 @@ impl Tablebases {
 
 /// Bastion's tables behind the shared prober trait: exact distances to mate,
 /// values that ignore the 50-move rule (never cursed or blessed). Tables of
-/// another metric (DTC) give their win/draw/loss but never a distance: the
-/// search must not take a distance to conversion for a distance to mate.
+/// another metric (DTC, DTZ) give their win/draw/loss but never a distance to
+/// mate: the search must not take a distance to conversion for one. DTZ tables
+/// answer [`TablebaseProbe::probe_dtz`].
 impl TablebaseProbe for Tablebases {
     fn max_pieces(&self) -> u32 {
         self.max_men() as u32
@@ -206,6 +205,14 @@ impl TablebaseProbe for Tablebases {
         Tablebases::probe_dtm(self, pos).map(Dtm::signed_plies)
     }
 
+    /// From DTZ tables only, in Syzygy's count ([`Dtm::signed_dtz`]).
+    fn probe_dtz(&self, pos: &Position) -> Option<i32> {
+        if self.metric() != Metric::Dtz {
+            return None;
+        }
+        Tablebases::probe_dtm(self, pos).map(Dtm::signed_dtz)
+    }
+
     fn probe_root(&self, pos: &Position) -> Option<Vec<(Move, Wdl, Option<i32>)>> {
         let values = self.try_move_values(pos).ok().flatten()?;
         let dtm = self.metric() == Metric::Dtm;
@@ -216,6 +223,15 @@ impl TablebaseProbe for Tablebases {
                 .collect(),
         )
     }
+}
+
+/// The paths in `dir`, sorted, so that which file wins among equals does not depend on
+/// the order the file system lists them in.
+pub(crate) fn sorted_dir(dir: &Path) -> Result<Vec<PathBuf>, TbError> {
+    let rd = std::fs::read_dir(dir).map_err(|source| TbError::Io { path: dir.to_path_buf(), error: source })?;
+    let mut paths: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    paths.sort();
+    Ok(paths)
 }
 
 #[cfg(test)]

@@ -1,11 +1,18 @@
-//! [`Probers`]: Bastion's DTM tables and Syzygy WDL tables behind one
-//! [`TablebaseProbe`], as the engine (options `BastionTBPath`, `SyzygyPath`) and
-//! the match referee (`--tb-dir`, `--syzygy`) use them.
+//! [`Probers`]: Bastion's DTM tables and WDL bitbases, and Syzygy WDL tables,
+//! behind one [`TablebaseProbe`], as the engine (options `BastionTBPath`,
+//! `SyzygyPath`) and the match referee (`--tb-dir`, `--syzygy`) use them.
 //!
-//! The DTM tables answer first where they cover a position: they give exact
-//! distances to mate. Syzygy answers the rest.
+//! Bastion's directories give three kinds of Bastion file: `*.btb` DTM tables,
+//! `*.bwdl` bitbases and `*.dtz.btb` DTZ tables. A WDL probe asks the bitbases
+//! first (one memory load), then the DTM tables (a block from a cache,
+//! decompressed on a miss), then Syzygy; the DTM tables alone give exact
+//! distances to mate. A DTZ probe asks Bastion's DTZ tables, then Syzygy's: with
+//! DTZ tables in a Bastion directory the engine ranks root moves by distance to
+//! zeroing as it does with Syzygy's, and without them nothing changes.
 
+use crate::bitbase::Bitbases;
 use crate::error::TbError;
+use crate::metric::Metric;
 use crate::probe::Tablebases;
 use crate::syzygy::{root_values_after_zeroing, SyzygyError, SyzygyProber};
 use crate::value::Dtm;
@@ -21,8 +28,8 @@ pub enum OpenError {
     /// The DTM directories could not be read.
     #[error("cannot open Bastion tables: {0}")]
     Dtm(TbError),
-    /// The DTM directories hold no `*.btb` file.
-    #[error("no Bastion tables (*.btb) found in {0}")]
+    /// The DTM directories hold no `*.btb`, `*.bwdl` or `*.dtz.btb` file.
+    #[error("no Bastion tables (*.btb, *.dtz.btb) or bitbases (*.bwdl) found in {0}")]
     NoDtm(String),
     /// The Syzygy directory could not be read.
     #[error("cannot open Syzygy tables: {0}")]
@@ -32,16 +39,19 @@ pub enum OpenError {
     NoSyzygy(String),
 }
 
-/// DTM tables, Syzygy tables, or both, probed as one tablebase. Cheap to clone.
+/// DTM tables, bitbases, Syzygy tables, or any of them together, probed as one
+/// tablebase. Cheap to clone.
 #[derive(Clone, Default)]
 pub struct Probers {
     dtm: Option<Arc<Tablebases>>,
+    bitbases: Option<Arc<Bitbases>>,
+    dtz: Option<Arc<Tablebases>>,
     syzygy: Option<Arc<SyzygyProber>>,
 }
 
 impl Probers {
-    /// Opens the DTM tables of `dtm_dirs` (none when empty) and the Syzygy tables
-    /// of `syzygy_dir`; a directory given without tables is an error.
+    /// Opens the DTM tables and bitbases of `dtm_dirs` (none when empty) and the
+    /// Syzygy tables of `syzygy_dir`; a directory given without tables is an error.
     pub fn open<P: AsRef<Path>>(dtm_dirs: &[P], syzygy_dir: Option<&Path>) -> Result<Probers, OpenError> {
         let mut probers = Probers::default();
         probers.set_dtm(dtm_dirs)?;
@@ -49,19 +59,26 @@ impl Probers {
         Ok(probers)
     }
 
-    /// Replaces the DTM tables with those of `dirs` (none when empty). On error the
-    /// prober is left without DTM tables.
+    /// Replaces Bastion's tables with those of `dirs` (none when empty): the DTM
+    /// tables (`*.btb`), the bitbases (`*.bwdl`, mapped and checked now) and the
+    /// DTZ tables (`*.dtz.btb`). On error the prober is left without any.
     pub fn set_dtm<P: AsRef<Path>>(&mut self, dirs: &[P]) -> Result<(), OpenError> {
         self.dtm = None;
+        self.bitbases = None;
+        self.dtz = None;
         if dirs.is_empty() {
             return Ok(());
         }
         let tables = Tablebases::open(dirs).map_err(OpenError::Dtm)?;
-        if tables.endings().is_empty() {
+        let bitbases = Bitbases::open_dirs(dirs).map_err(OpenError::Dtm)?;
+        let dtz = Tablebases::open_metric(dirs, Metric::Dtz).map_err(OpenError::Dtm)?;
+        if tables.endings().is_empty() && bitbases.is_empty() && dtz.endings().is_empty() {
             let names: Vec<String> = dirs.iter().map(|d| d.as_ref().display().to_string()).collect();
             return Err(OpenError::NoDtm(names.join(", ")));
         }
-        self.dtm = Some(Arc::new(tables));
+        self.dtm = (!tables.endings().is_empty()).then(|| Arc::new(tables));
+        self.bitbases = (!bitbases.is_empty()).then(|| Arc::new(bitbases));
+        self.dtz = (!dtz.endings().is_empty()).then(|| Arc::new(dtz));
         Ok(())
     }
 
@@ -78,14 +95,24 @@ impl Probers {
         Ok(())
     }
 
-    /// True when neither kind of table is loaded.
+    /// True when no kind of table is loaded.
     pub fn is_empty(&self) -> bool {
-        self.dtm.is_none() && self.syzygy.is_none()
+        self.dtm.is_none() && self.bitbases.is_none() && self.dtz.is_none() && self.syzygy.is_none()
     }
 
     /// The DTM tables, if loaded.
     pub fn dtm(&self) -> Option<&Tablebases> {
         self.dtm.as_deref()
+    }
+
+    /// The bitbases, if loaded.
+    pub fn bitbases(&self) -> Option<&Bitbases> {
+        self.bitbases.as_deref()
+    }
+
+    /// Bastion's DTZ tables, if loaded.
+    pub fn dtz(&self) -> Option<&Tablebases> {
+        self.dtz.as_deref()
     }
 
     /// The Syzygy tables, if loaded.
@@ -96,13 +123,21 @@ impl Probers {
 
 impl TablebaseProbe for Probers {
     fn max_pieces(&self) -> u32 {
-        let dtm = self.dtm.as_ref().map_or(0, |t| t.max_men());
-        let syzygy = self.syzygy.as_ref().map_or(0, |s| s.max_pieces());
-        dtm.max(syzygy) as u32
+        let dtm = self.dtm.as_ref().map_or(0, |t| t.max_men() as u32);
+        let bitbases = self.bitbases.as_ref().map_or(0, |b| b.max_pieces());
+        let dtz = self.dtz.as_ref().map_or(0, |t| t.max_men() as u32);
+        let syzygy = self.syzygy.as_ref().map_or(0, |s| s.max_pieces() as u32);
+        dtm.max(bitbases).max(dtz).max(syzygy)
     }
 
     fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
+        if let Some(w) = self.bitbases.as_ref().and_then(|b| b.probe_wdl(pos)) {
+            return Some(w);
+        }
         if let Some(d) = self.dtm.as_ref().and_then(|t| t.probe_dtm(pos)) {
+            return Some(d.wdl());
+        }
+        if let Some(d) = self.dtz.as_ref().and_then(|t| t.probe_dtm(pos)) {
             return Some(d.wdl());
         }
         TablebaseProbe::probe_wdl(self.syzygy.as_deref()?, pos)
@@ -113,11 +148,18 @@ impl TablebaseProbe for Probers {
     }
 
     fn probe_dtz(&self, pos: &Position) -> Option<i32> {
+        if let Some(d) = self.dtz.as_deref().and_then(|t| TablebaseProbe::probe_dtz(t, pos)) {
+            return Some(d);
+        }
         TablebaseProbe::probe_dtz(self.syzygy.as_deref()?, pos)
     }
 
     fn probe_root(&self, pos: &Position) -> Option<Vec<(Move, Wdl, Option<i32>)>> {
         if let Some(values) = self.dtm.as_deref().and_then(|t| t.probe_root(pos)) {
+            return Some(values);
+        }
+        // Bitbases ignore the 50-move rule: exact after any move, not only zeroing ones.
+        if let Some(values) = self.bitbases.as_deref().and_then(|b| b.probe_root(pos)) {
             return Some(values);
         }
         root_values_after_zeroing(pos, |child| self.probe_wdl(child))

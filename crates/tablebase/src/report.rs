@@ -25,7 +25,12 @@ impl BuildRecord {
     /// size and memory, or that a complete file was already there.
     pub fn to_line(&self) -> String {
         if self.skipped {
-            return format!("{:<7} already complete ({} bytes, checksums good)", self.ending, self.file_bytes);
+            return format!(
+                "{:<7} {} already complete ({} bytes, checksums good)",
+                self.ending,
+                self.metric.name().to_uppercase(),
+                self.file_bytes
+            );
         }
         format!(
             "{:<7} {:>8.2} s  {:>12} positions ({:.0}/s)  max {} {:>3} plies  file {:>10} bytes  work {:.1} MiB  peak RSS {:.1} MiB",
@@ -86,7 +91,7 @@ pub struct ProbeReport {
     pub fen: String,
     /// Its ending, stronger side first.
     pub ending: String,
-    /// What the tables' distances count (`"dtm"` or `"dtc"`).
+    /// What the tables' distances count (`"dtm"`, `"dtc"` or `"dtz"`).
     pub metric: Metric,
     /// Its value for the side to move (plies to mate, or to conversion for DTC tables).
     pub value: Dtm,
@@ -99,10 +104,14 @@ pub struct ProbeReport {
     /// are DTC tables.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub conversion_in_moves: Option<u16>,
+    /// Syzygy's signed distance to zeroing in plies ([`crate::Dtm::signed_dtz`]),
+    /// when the tables are DTZ tables.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dtz: Option<i32>,
     /// Every legal move's value.
     pub moves: Vec<ProbedMove>,
     /// The optimal line in SAN (empty when drawn or over): to mate, or for DTC
-    /// tables to the conversion.
+    /// (DTZ) tables to the conversion (the zeroing move).
     pub line: Vec<String>,
     /// The board, for the text report.
     #[serde(skip)]
@@ -154,6 +163,7 @@ impl ProbeReport {
             wdl: value.wdl(),
             mate_in_moves: value.moves().filter(|_| metric == Metric::Dtm),
             conversion_in_moves: value.moves().filter(|_| metric == Metric::Dtc),
+            dtz: (metric == Metric::Dtz).then(|| value.signed_dtz()),
             moves: moves
                 .iter()
                 .map(|m| ProbedMove { uci: pos.to_uci(m.mv), san: pos.san(m.mv), value: m.value })
@@ -190,11 +200,16 @@ impl Stats {
             Metric::Dtm => {
                 let _ = writeln!(out, "{} ({} bytes)", self.ending, file_len);
             }
-            Metric::Dtc => {
-                let _ = writeln!(out, "{} DTC ({} bytes)", self.ending, file_len);
+            Metric::Dtc | Metric::Dtz => {
+                let _ = writeln!(out, "{} {} ({} bytes)", self.ending, self.metric.name().to_uppercase(), file_len);
             }
         }
-        let dtc = self.metric == Metric::Dtc;
+        if self.metric == Metric::Dtz {
+            // Stored plies: a loss of 0 (every move zeroes into a loss) is Syzygy's -1.
+            let _ = writeln!(out, "  distances in plies to the next capture, pawn move or mate");
+        }
+        let dtc = self.metric != Metric::Dtm;
+        let (tag, to) = if self.metric == Metric::Dtz { ("DTZ", "zeroing") } else { ("DTC", "conversion") };
         for (name, st) in ["White to move", "Black to move"].iter().zip(&self.sides) {
             let _ = writeln!(
                 out,
@@ -210,18 +225,18 @@ impl Stats {
                 if let Some((p, fen)) = &st.longest_win {
                     let _ = writeln!(
                         out,
-                        "    longest win: DTC {p} plies (conversion in {}), e.g. {fen}",
+                        "    longest win: {tag} {p} plies ({to} in {}), e.g. {fen}",
                         crate::metric::moves(p.div_ceil(2))
                     );
                 }
                 if let Some((p, fen)) = &st.longest_loss {
                     let _ = writeln!(
                         out,
-                        "    longest loss: DTC {p} plies (conversion in {}), e.g. {fen}",
+                        "    longest loss: {tag} {p} plies ({to} in {}), e.g. {fen}",
                         crate::metric::moves(p / 2)
                     );
                 }
-                let _ = writeln!(out, "    plies to conversion:count  {}", hist(&st.histogram));
+                let _ = writeln!(out, "    plies to {to}:count  {}", hist(&st.histogram));
                 let _ = writeln!(out, "    full board:  {}", hist(&st.histogram_full));
                 continue;
             }

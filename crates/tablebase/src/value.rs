@@ -99,6 +99,18 @@ impl Dtm {
         }
     }
 
+    /// A DTZ table's value in Syzygy's signed count (without its rounding or
+    /// the 50-move rule): `+n` the side to move zeroes (or mates) in `n` plies
+    /// keeping the win, `-n` the opponent does, `0` drawn. `Loss(0)`, where
+    /// every move zeroes into a lost position (or there is none), is `-1`, the
+    /// value Syzygy gives the loser's zeroing move.
+    pub fn signed_dtz(self) -> i32 {
+        match self {
+            Dtm::Loss(0) => -1,
+            d => d.signed_plies(),
+        }
+    }
+
     /// Moves (not plies) to mate, as chess literature counts: "mate in N".
     pub fn moves(self) -> Option<u16> {
         match self {
@@ -139,5 +151,6 @@ mod tests {
         assert!(Dtm::Win(1).better(Dtm::Win(3)).is_gt());
         assert!(Dtm::Loss(10).better(Dtm::Loss(2)).is_gt());
         assert!(Dtm::Draw.better(Dtm::Loss(100)).is_gt());
+        assert_eq!([Dtm::Win(3), Dtm::Loss(0), Dtm::Loss(4), Dtm::Draw].map(Dtm::signed_dtz), [3, -1, -4, 0]);
     }
 }

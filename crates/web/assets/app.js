@@ -3,7 +3,7 @@
 import { Chessground } from './assets/chessground.js';
 import { parseSquare, compat, pgn as pgnLib } from './assets/chessops.js';
 import * as T from './assets/tree.js';
-import { api, $, esc, scoreWhite, setupTools, setLimits } from './assets/tools.js';
+import { api, $, esc, readEvents, scoreWhite, setupTools, setLimits } from './assets/tools.js';
 
 // ---------- state ----------
 const S = {
@@ -142,6 +142,38 @@ function render() {
   renderStatus();
   renderGraph();
   onPositionChange();
+  saveTree();
+}
+
+// ---------- the game tree kept across reloads (localStorage) ----------
+// The tree is stored as its own PGN export (tags, comments, NAGs, variations: what import gives
+// back unchanged), with the place of the move shown and the board's orientation.
+const SAVE_KEY = 'bastion.tree.v1';
+function forgetTree() { try { localStorage.removeItem(SAVE_KEY); } catch (_) { /* storage disabled */ } }
+function saveTree() {
+  if (S.variant !== 'standard') return;
+  if (T.isBlank(S.tree)) { forgetTree(); return; }
+  try {
+    localStorage.setItem(SAVE_KEY, JSON.stringify({ pgn: T.exportPgn(S.tree), path: T.indexPath(S.cur), orientation: S.orientation }));
+  } catch (_) { /* storage full or disabled: the page works without it */ }
+}
+/** The stored tree, if there is a sound one; anything else stored is dropped and ignored. */
+function restoreTree() {
+  let saved = null;
+  try { saved = localStorage.getItem(SAVE_KEY); } catch (_) { return; }
+  if (saved === null) return;
+  try {
+    const { pgn, path, orientation } = JSON.parse(saved);
+    if (typeof pgn !== 'string') throw new Error('no PGN');
+    const tree = T.importPgn(pgn);
+    let node = tree.root;
+    for (const i of Array.isArray(path) ? path : []) {
+      if (!Number.isInteger(i) || !node.children[i]) break;
+      node = node.children[i];
+    }
+    S.tree = tree; S.cur = node;
+    if (orientation === 'white' || orientation === 'black') S.orientation = orientation;
+  } catch (_) { forgetTree(); }
 }
 
 function renderStatus() {
@@ -214,13 +246,14 @@ document.addEventListener('keydown', (e) => {
     : { ArrowLeft: 'prev', ArrowRight: 'next', ArrowUp: 'first', Home: 'first', ArrowDown: 'last', End: 'last' }[k];
   if (act) { e.preventDefault(); nav(act); } else if (k === 'f') flip();
 });
-function flip() { S.orientation = other(S.orientation); cg.set({ orientation: S.orientation }); $('evalbar').classList.toggle('flipped', S.orientation === 'black'); }
+function flip() { S.orientation = other(S.orientation); cg.set({ orientation: S.orientation }); $('evalbar').classList.toggle('flipped', S.orientation === 'black'); saveTree(); }
 $('flip').onclick = flip;
 
 $('newgame').onclick = () => {
   stopGame();
   if (S.variant === 'progressive') { progLoad('', []).catch(showError); return; }
   setTree(T.newTree());
+  forgetTree();
 };
 
 function setTree(tree) {
@@ -248,28 +281,6 @@ $('an-toggle').onchange = () => {
   else { stopAnalysis('engine off'); $('an-lines').innerHTML = ''; cg.setAutoShapes([]); $('an-eval').textContent = ''; }
 };
 for (const id of ['an-multipv', 'an-threads']) $(id).onchange = () => { if (analysisWanted()) startAnalysis(); };
-
-// Reads `event:`/`data:` blocks of a text/event-stream response, calling on(event, data) for each.
-async function readEvents(resp, on) {
-  const reader = resp.body.getReader();
-  const dec = new TextDecoder();
-  let buf = '';
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) return;
-    buf += dec.decode(value, { stream: true }).replace(/\r\n/g, '\n');
-    let i;
-    while ((i = buf.indexOf('\n\n')) >= 0) {
-      const block = buf.slice(0, i); buf = buf.slice(i + 2);
-      let ev = 'message'; const data = [];
-      for (const line of block.split('\n')) {
-        if (line.startsWith('event:')) ev = line.slice(6).trim();
-        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-      }
-      if (data.length) on(ev, data.join('\n'));
-    }
-  }
-}
 
 function evalBar(ev) {
   if (!ev) { $('evalfill').style.height = '50%'; $('evaltext').textContent = ''; return; }
@@ -433,7 +444,7 @@ $('fa-start').onclick = async () => {
       }
       T.setEval(node, scoreWhite(r.score, T.positionOf(node.fen).turn), r.depth);
       done++;
-      renderMoves(); renderGraph();
+      renderMoves(); renderGraph(); saveTree();
     }
     $('fa-progress').textContent = `done: ${done} positions in ${((performance.now() - t0) / 1000).toFixed(1)} s`;
   } catch (e) {
@@ -484,7 +495,11 @@ function renderClocks() {
     el.classList.toggle('low', t[color] < 20000);
   }
   for (const color of ['white', 'black']) {
-    if (t[color] <= 0 && !S.play.over) endGame(color === 'white' ? '0-1' : '1-0', `${color} ran out of time`);
+    if (t[color] > 0 || S.play.over) continue;
+    // A flag falls: a loss, unless the other side could never mate (a draw, as in the rules).
+    const winner = other(color);
+    if (T.positionOf(S.cur.fen).hasInsufficientMaterial(winner)) endGame('1/2-1/2', `${color} ran out of time; ${winner} cannot mate`);
+    else endGame(color === 'white' ? '0-1' : '1-0', `${color} ran out of time`);
   }
 }
 /** The clock after `node`'s move: the mover's time stops (plus the increment), the other side's starts. */
@@ -500,7 +515,11 @@ function clockMoved(node) {
 }
 function endGame(result, reason) {
   if (!S.play || S.play.over) return;
+  // The clocks stop where they are: the running side's time is charged up to now.
+  const c = S.play.clock;
+  if (c && c.running) { c[c.running] = Math.max(0, c[c.running] - (performance.now() - c.since)); c.running = null; }
   S.play.over = { result, reason };
+  if (c) renderClocks();
   S.play.gen++;
   S.busy = false;
   S.tree.headers.set('Result', result);
@@ -883,6 +902,7 @@ function applyLimits() {
 }
 
 // ---------- start ----------
+restoreTree();
 render();
 api('/info').then((i) => {
   if (i.limits) { LIMITS = { ...LIMITS, ...i.limits }; applyLimits(); }

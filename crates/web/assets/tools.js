@@ -1,5 +1,6 @@
 // The long-work panels beside the board: mate solver, tablebase and fortress detector. Each
-// shows its progress (elapsed time) and can be cancelled (aborting the request stops the job on
+// shows its progress (elapsed time, and the solver's iterations or the detector's stages as the
+// server streams them) and can be cancelled (aborting the request stops the job on
 // the server); the API helper shared by the page lives here too.
 
 export const $ = (id) => document.getElementById(id);
@@ -15,6 +16,54 @@ export async function api(path, body, signal) {
   return j;
 }
 
+/** Reads the `event:`/`data:` blocks of a text/event-stream response, calling on(event, data) for each. */
+export async function readEvents(resp, on) {
+  const reader = resp.body.getReader();
+  const dec = new TextDecoder();
+  let buf = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buf += dec.decode(value, { stream: true }).replace(/\r\n/g, '\n');
+    let i;
+    while ((i = buf.indexOf('\n\n')) >= 0) {
+      const block = buf.slice(0, i); buf = buf.slice(i + 2);
+      let ev = 'message'; const data = [];
+      for (const line of block.split('\n')) {
+        if (line.startsWith('event:')) ev = line.slice(6).trim();
+        else if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
+      }
+      if (data.length) on(ev, data.join('\n'));
+    }
+  }
+}
+
+/**
+ * A long job as server-sent events: POSTs `body` to `path` asking for a stream, calls
+ * `onEvent(name, data)` for each progress event, and returns the `done` answer. A refusal or an
+ * `error` event throws the server's own message.
+ */
+async function streamApi(path, body, signal, onEvent) {
+  const r = await fetch('/api' + path, {
+    method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream' }, body: JSON.stringify(body), signal,
+  });
+  if (!r.ok) {
+    let j = null;
+    try { j = await r.json(); } catch (_) { /* not JSON */ }
+    const e = new Error((j && j.error) || `${r.status} ${r.statusText}`); e.status = r.status; throw e;
+  }
+  let answer = null, failure = null;
+  await readEvents(r, (ev, data) => {
+    const d = JSON.parse(data);
+    if (ev === 'done') answer = d;
+    else if (ev === 'error') { failure = new Error(d.error); failure.status = d.status; }
+    else if (!answer && !failure) onEvent(ev, d);
+  });
+  if (failure) throw failure;
+  if (!answer) throw new Error('the connection closed before the answer came');
+  return answer;
+}
+
 /** A score from the side to move's view ({cp} or {mate}) as White's view. */
 export function scoreWhite(s, turn) {
   const k = turn === 'white' ? 1 : -1;
@@ -25,30 +74,87 @@ let LIMITS = {};
 /** The server's ranges, for the requests these panels send. */
 export function setLimits(l) { LIMITS = l; }
 
-/** Runs one long request with a ticking elapsed time and a Cancel button; returns the answer or null. */
-async function longJob(prefix, path, body, out) {
+/**
+ * Runs one long request with a ticking elapsed time and a Cancel button; returns the answer or
+ * null. The request streams (see `streamApi`): `onEvent(name, data)` hears each progress event,
+ * and what it returns, if anything, is shown beside the elapsed time.
+ */
+async function longJob(prefix, path, body, out, onEvent) {
   const run = $(`${prefix}-run`) || $(`${prefix}-solve`), cancel = $(`${prefix}-cancel`), progress = $(`${prefix}-progress`);
   const ctl = new AbortController();
   const t0 = performance.now();
   const secs = () => ((performance.now() - t0) / 1000).toFixed(1);
-  const tick = () => { progress.textContent = `running… ${secs()} s`; };
+  let stage = '';
+  const tick = () => { progress.textContent = `running… ${secs()} s${stage ? ` — ${stage}` : ''}`; };
   tick();
   const timer = setInterval(tick, 100);
   cancel.hidden = false; run.disabled = true;
   cancel.onclick = () => ctl.abort();
   out.innerHTML = '';
   try {
-    const r = await api(path, body, ctl.signal);
+    const r = await streamApi(path, body, ctl.signal, (ev, d) => { stage = onEvent(ev, d) || stage; tick(); });
     progress.textContent = `done in ${secs()} s`;
     return r;
   } catch (e) {
     if (e.name === 'AbortError') progress.textContent = `cancelled after ${secs()} s`;
-    else { progress.textContent = ''; out.innerHTML = `<span class="err">${esc(e.message)}</span>`; }
+    else { progress.textContent = ''; out.insertAdjacentHTML('afterbegin', `<span class="err">${esc(e.message)}</span>`); }
     return null;
   } finally {
     clearInterval(timer);
     cancel.hidden = true; run.disabled = false;
   }
+}
+
+const secsText = (ms) => `${(ms / 1000).toFixed(2)} s`;
+
+/** The solver's iterations so far: one row per solution length tried. */
+function solverIterations(prefix, rows) {
+  return '<table class="iters" id="sv-iters"><thead><tr><th>length</th><th>result</th><th>nodes</th><th>time</th></tr></thead><tbody>' +
+    rows.map((i) => `<tr class="${i.found ? 'found' : ''}"><td>${esc(prefix)}${i.moves}</td><td>${i.found ? 'solution' : 'none'}</td>` +
+      `<td>${i.nodes.toLocaleString()}</td><td>${secsText(i.time_ms)}</td></tr>`).join('') + '</tbody></table>';
+}
+
+/** One stage of the fortress detector in words. */
+function fortressStage(s) {
+  if (s.stage === 'main') return `main search: depth ${s.depth}`;
+  if (s.stage === 'line') return `main search: depth ${s.depth}`;
+  if (s.stage === 'probe') return `progress test: search ${s.step}, ${s.moves_left} moves before the fifty-move draw`;
+  if (s.stage === 'breakthrough') return `breakthrough search: move ${s.index} of ${s.total}`;
+  if (s.stage === 'replies') return `breakthrough search: replies to ${s.san}`;
+  if (s.stage === 'avoid') return `avoidance: move ${s.index} of ${s.total}`;
+  return s.text || s.stage;
+}
+
+/** The main search's lines so far, one row per depth (the curves' points as they come). */
+function fortressLines(lines) {
+  const byDepth = new Map();
+  for (const l of lines) {
+    if (!byDepth.has(l.depth)) byDepth.set(l.depth, []);
+    const row = byDepth.get(l.depth);
+    row[l.multipv - 1] = l;
+  }
+  const width = Math.max(...[...byDepth.values()].map((r) => r.length));
+  const head = Array.from({ length: width }, (_, i) => `<th>line ${i + 1}</th>`).join('');
+  const rows = [...byDepth.entries()].sort((a, b) => b[0] - a[0]).map(([d, row]) =>
+    `<tr data-depth="${d}"><td>${d}</td>${Array.from({ length: width }, (_, i) => row[i]
+      ? `<td>${esc(row[i].san)} <b>${esc(row[i].eval)}</b></td>` : '<td></td>').join('')}</tr>`).join('');
+  return `<table class="iters" id="fo-lines"><thead><tr><th>depth</th>${head}</tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/** The fortress detector's stages so far: the depths of the main search with their lines
+ * (evaluations, White's view), then the later steps. */
+function fortressLog(stages) {
+  const depths = stages.filter((s) => s.stage === 'main');
+  const lines = stages.filter((s) => s.stage === 'line');
+  const rest = stages.filter((s) => s.stage !== 'main' && s.stage !== 'line');
+  let html = '<div id="fo-log">';
+  if (depths.length) {
+    html += '<div class="note">Depths reached by the main search:</div><div class="depths">' +
+      depths.map((s) => `<span class="fo-depth" data-depth="${s.depth}" title="after ${secsText(s.time_ms)}">${s.depth}<small>${(s.time_ms / 1000).toFixed(1)} s</small></span>`).join('') + '</div>';
+  }
+  if (lines.length) html += fortressLines(lines);
+  if (rest.length) html += `<ol class="fo-steps">${rest.map((s) => `<li>${esc(fortressStage(s))} <small>${secsText(s.time_ms)}</small></li>`).join('')}</ol>`;
+  return html + '</div>';
 }
 
 function solverNode(n, depth) {
@@ -134,7 +240,10 @@ function renderFortress(r) {
   }
   if (a.breakthrough_searched) {
     const bs = a.breakthroughs || [];
-    html += `<h3>Breakthrough candidates</h3><div class="note">${bs.length ? `${bs.length} candidate(s); ${esc(a.config && a.config.candidates_checked !== undefined ? a.config.candidates_checked : '')} checked with replies` : 'no move breaks the fortress'}</div>`;
+    // Only the first `candidates_checked` candidates have their replies followed.
+    const checked = Math.min(bs.length, (a.config && a.config.candidates_checked) || 0);
+    const replies = checked === 0 ? 'replies not followed' : checked === bs.length ? (bs.length === 1 ? 'its replies followed' : 'the replies to each followed') : `the replies to the first ${checked} followed`;
+    html += `<h3>Breakthrough candidates</h3><div class="note">${bs.length ? `${bs.length} candidate${bs.length === 1 ? '' : 's'}; ${replies}` : 'no move breaks the fortress'}</div>`;
     if (bs.length) {
       html += '<table class="breakthroughs"><thead><tr><th>move</th><th>last eval</th><th>overtakes</th><th>replies rise</th></tr></thead><tbody>' +
         bs.map((b) => `<tr><td>${esc(b.curve.san)}</td><td>${lastEval(b.curve)}</td><td>${b.overtakes ? 'yes' : 'no'}</td><td>${b.replies_rise === null || b.replies_rise === undefined ? '—' : b.replies_rise ? 'yes' : 'no'}</td></tr>`).join('') +
@@ -152,10 +261,19 @@ export function setupTools(ctx) {
   $('sv-solve').onclick = async () => {
     const out = $('sv-out');
     const timeout = Math.min(+$('sv-time').value * 1000, (LIMITS.solve_ms || [1, 120000])[1]);
-    const r = await longJob('sv', '/solve', { fen: ctx.fen(), stipulation: $('sv-stip').value, all_defences: $('sv-tree').checked, threats: $('sv-threats').checked, timeout_ms: timeout }, out);
+    // Each finished iteration (solution length) is shown as it comes; the report follows.
+    let prefix = '#';
+    const rows = [];
+    const r = await longJob('sv', '/solve', { fen: ctx.fen(), stipulation: $('sv-stip').value, all_defences: $('sv-tree').checked, threats: $('sv-threats').checked, timeout_ms: timeout }, out, (ev, d) => {
+      if (ev === 'start') prefix = d.stipulation.replace(/\d+$/, '');
+      if (ev !== 'iteration') return '';
+      rows.push(d);
+      out.innerHTML = solverIterations(prefix, rows);
+      return `${prefix}${d.moves} ${d.found ? 'solved' : 'tried'}`;
+    });
     if (!r) return;
     solved = r;
-    out.innerHTML = renderSolver(r);
+    out.innerHTML = renderSolver(r) + (rows.length ? `<details open><summary>iterations</summary>${solverIterations(prefix, rows)}</details>` : '');
   };
   $('sv-out').addEventListener('click', (e) => {
     const b = e.target.closest('button[data-key]');
@@ -184,8 +302,16 @@ export function setupTools(ctx) {
 
   $('fo-run').onclick = async () => {
     const out = $('fo-out');
-    const r = await longJob('fo', '/fortress', { fen: ctx.fen(), max_depth: +$('fo-depth').value, moves: +$('fo-moves').value, breakthrough: $('fo-break').checked }, out);
-    if (r) out.innerHTML = renderFortress(r);
+    // The detector's stages are shown as they come: each depth of the main search, then the
+    // progress test and breakthrough steps; the curves and the verdict follow.
+    const stages = [];
+    const r = await longJob('fo', '/fortress', { fen: ctx.fen(), max_depth: +$('fo-depth').value, moves: +$('fo-moves').value, breakthrough: $('fo-break').checked }, out, (ev, d) => {
+      if (ev !== 'progress') return '';
+      stages.push(d);
+      out.innerHTML = fortressLog(stages);
+      return fortressStage(d);
+    });
+    if (r) out.innerHTML = renderFortress(r) + (stages.length ? `<details><summary>progress (${stages.length} steps)</summary>${fortressLog(stages)}</details>` : '');
   };
 
   return {

@@ -99,6 +99,10 @@ export function outcomeOf(node) {
 }
 
 export const pathOf = (node) => { const p = []; for (let n = node; n.parent; n = n.parent) p.unshift(n); return p; };
+/** Where `node` is in its tree: the index of each move among its siblings, from the root. */
+export const indexPath = (node) => pathOf(node).map((n) => n.parent.children.indexOf(n));
+/** Whether a tree holds nothing worth keeping: the start position, no moves, no comment. */
+export const isBlank = (tree) => !tree.root.children.length && tree.root.fen === START_FEN && !tree.root.comments.length;
 export const rootOf = (node) => { while (node.parent) node = node.parent; return node; };
 export const lineEnd = (node) => { while (node.children.length) node = node.children[0]; return node; };
 export const mainline = (root) => { const l = []; for (let n = root; n.children.length; ) { n = n.children[0]; l.push(n); } return l; };

@@ -1,46 +1,29 @@
 //! Fortress endpoint: the Guid & Bratko detector over a UCI engine process
-//! (Bastion's own engine), with its evaluation-by-depth curves and verdict.
+//! (Bastion's own engine), with its evaluation-by-depth curves and verdict; for the page, its
+//! stages stream as server-sent events while it runs.
 
 use crate::cancel::OnDrop;
 use crate::chess::parse_fen;
 use crate::error::{ApiError, ApiJson, ApiResult};
+use crate::events;
 use crate::AppState;
 use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
 use axum::Json;
-use bastion_fortress::{analyse, render_svg, Config, Eval, ProbeConfig};
+use bastion_core::tablebase::TablebaseProbe;
+use bastion_core::Position;
+use bastion_fortress::{analyse_with, render_svg, Config, Eval, FortressError, Hooks, ProbeConfig, Stage};
 use serde::Deserialize;
 use serde_json::{json, Value};
-use std::sync::{Arc, Mutex};
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// Shallowest `max_depth` a request may ask for.
 pub const MIN_DEPTH: u32 = 2;
 /// Shortest limit of one engine search (ms).
 pub const MIN_SEARCH_MS: u64 = 100;
-
-/// The engine process of a running detector, so that a client going away can end it.
-///
-/// The fortress crate has no stop hook, so the job is stopped by killing its
-/// engine: the detector's next read fails and it returns at once. The process
-/// id is only used while the `Engine` handle that owns the (unreaped) child is
-/// alive, so it cannot name another process.
-#[derive(Default)]
-struct Running {
-    cancelled: bool,
-    pid: Option<u32>,
-}
-
-fn kill(pid: u32) {
-    #[cfg(unix)]
-    if let Ok(pid) = i32::try_from(pid) {
-        // SAFETY: kill(2) takes plain integers; the child is not reaped yet (see `Running`).
-        unsafe {
-            libc::kill(pid, libc::SIGKILL);
-        }
-    }
-    #[cfg(not(unix))]
-    let _ = pid; // Elsewhere the job ends at its own time limit.
-}
 
 /// Body of `/api/fortress`.
 #[derive(Deserialize)]
@@ -62,8 +45,14 @@ fn cp_of(e: Eval) -> f64 {
     (e.pawns() * 100.0).clamp(-3000.0, 3000.0)
 }
 
-/// `POST /api/fortress {fen, max_depth, moves, breakthrough, search_limit_ms}`.
-pub async fn fortress(State(state): State<AppState>, ApiJson(req): ApiJson<FortressReq>) -> ApiResult<Json<Value>> {
+/// A checked request: the position, the detector's settings and the engine to run.
+struct Job {
+    fen: String,
+    config: Config,
+    cmd: Vec<String>,
+}
+
+fn check(state: &AppState, req: FortressReq) -> ApiResult<Job> {
     let pos = parse_fen(&req.fen)?;
     if !pos.has_legal_moves() {
         return Err(ApiError::bad_request("the position has no legal moves"));
@@ -102,57 +91,118 @@ pub async fn fortress(State(state): State<AppState>, ApiJson(req): ApiJson<Fortr
         search_limit_ms: limit,
         ..Config::default()
     };
-    let fen = pos.fen();
+    Ok(Job { fen: pos.fen(), config, cmd })
+}
+
+/// What the detector is doing, as the event stream sends it (`time_ms` since the job started);
+/// `pos` is the analysed position, in which a line's first move is written in SAN.
+fn stage_json(stage: &Stage, started: Instant, pos: &Position) -> Value {
+    let mut v = if let Stage::Main { depth } = stage {
+        json!({ "stage": "main", "depth": depth })
+    } else if let Stage::Line { depth, multipv, uci, eval } = stage {
+        let san = pos.parse_uci(uci).map(|m| pos.san(m)).unwrap_or_else(|_| uci.clone());
+        json!({ "stage": "line", "depth": depth, "multipv": multipv, "uci": uci, "san": san,
+                "cp": cp_of(*eval), "eval": eval.display() })
+    } else if let Stage::Probe { stage, moves_left } = stage {
+        json!({ "stage": "probe", "step": stage, "moves_left": moves_left })
+    } else if let Stage::Breakthrough { index, total } = stage {
+        json!({ "stage": "breakthrough", "index": index, "total": total })
+    } else if let Stage::Replies { san } = stage {
+        json!({ "stage": "replies", "san": san })
+    } else if let Stage::Avoid { index, total } = stage {
+        json!({ "stage": "avoid", "index": index, "total": total })
+    } else {
+        json!({ "stage": "other", "text": format!("{stage:?}") })
+    };
+    v["time_ms"] = json!(started.elapsed().as_millis() as u64);
+    v
+}
+
+/// Runs the detector on the calling (blocking) thread until it ends or `stop` is set;
+/// `progress` hears each stage. The server's tables, when it has them, are the detector's
+/// tablebase evidence (Syzygy first: it covers the most endings).
+fn run(state: &AppState, job: Job, stop: &AtomicBool, progress: &mut dyn FnMut(Stage)) -> ApiResult<Value> {
+    let (program, args) = job.cmd.split_first().ok_or_else(|| ApiError::unavailable("no engine command"))?;
+    let mut engine = bastion_uci_client::Engine::spawn(program, args)
+        .map_err(|e| ApiError::unavailable(format!("cannot start the engine for the fortress detector: {e}")))?;
+    let tablebase: Option<&dyn TablebaseProbe> = match (&state.syzygy, &state.tablebases) {
+        (Some(s), _) => Some(s.prober()),
+        (None, Some(t)) => Some(&t.tables),
+        (None, None) => None,
+    };
+    let hooks = Hooks { tablebase, stop: Some(stop) };
+    let result = analyse_with(&job.fen, &job.config, &mut engine, hooks, progress);
+    let _ = engine.quit(Duration::from_secs(2));
+    let a = result.map_err(|e| match e {
+        FortressError::Stopped => ApiError::unavailable("cancelled: the client went away"),
+        e => ApiError::bad_request(format!("fortress analysis failed: {e}")),
+    })?;
+    let curves: Vec<Value> = a
+        .curves
+        .iter()
+        .map(|c| {
+            json!({
+                "label": c.san,
+                "uci": c.uci,
+                "points": c.evals_by_depth.iter().map(|p| json!([p.depth, cp_of(p.eval)])).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    Ok(json!({
+        "verdict": a.verdict.to_string(),
+        "explanation": a.evidence.reason,
+        "final_eval": a.evidence.final_eval,
+        "verdict_depth": a.verdict_depth,
+        "curves": curves,
+        "svg": render_svg(&a),
+        "analysis": a,
+    }))
+}
+
+/// `POST /api/fortress {fen, max_depth, moves, breakthrough, search_limit_ms}`.
+///
+/// With `Accept: text/event-stream` the answer is a stream of server-sent events: `start`, one
+/// `progress` per stage of the detector (`{stage: "main", depth}` as the main search reaches
+/// each depth, then the progress test's and the breakthrough search's steps), then `done` with
+/// the answer (or `error`). Closing the connection ends the job either way.
+pub async fn fortress(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    ApiJson(req): ApiJson<FortressReq>,
+) -> ApiResult<Response> {
+    let job = check(&state, req)?;
     let permit = state.job_permit().await?;
-    let running = Arc::new(Mutex::new(Running::default()));
-    let watched = running.clone();
-    // A client that goes away ends the job: axum drops this future, and the guard with it.
-    let _stop = OnDrop::new(move || {
-        let mut r = watched.lock().unwrap_or_else(|e| e.into_inner());
-        r.cancelled = true;
-        if let Some(pid) = r.pid {
-            kill(pid);
-        }
-    });
+    // A client that goes away stops the detector: it sends `stop` to the engine at the
+    // engine's next report and starts no further search.
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let cancel = move || flag.store(true, Ordering::SeqCst);
+    if events::wanted(&headers) {
+        let (events, response) = events::open(cancel);
+        tokio::task::spawn_blocking(move || {
+            let _permit = permit;
+            let started = Instant::now();
+            let start = json!({ "fen": job.fen, "max_depth": job.config.max_depth, "moves": job.config.multipv });
+            events.send("start", &start);
+            let tx = events.clone();
+            let pos = Position::from_fen(&job.fen).unwrap_or_else(|_| Position::startpos());
+            let mut progress = move |stage: Stage| {
+                tx.send("progress", &stage_json(&stage, started, &pos));
+            };
+            match run(&state, job, &stop, &mut progress) {
+                Ok(v) => events.send("done", &v),
+                Err(e) => events.error(&e),
+            };
+        });
+        return Ok(response);
+    }
+    // axum drops this future when the client goes away, and the guard with it.
+    let _stop = OnDrop::new(cancel);
     let out = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        let (program, args) = cmd.split_first().ok_or_else(|| ApiError::unavailable("no engine command"))?;
-        let mut engine = bastion_uci_client::Engine::spawn(program, args)
-            .map_err(|e| ApiError::unavailable(format!("cannot start the engine for the fortress detector: {e}")))?;
-        {
-            let mut r = running.lock().unwrap_or_else(|e| e.into_inner());
-            if r.cancelled {
-                return Err(ApiError::unavailable("cancelled: the client went away"));
-            }
-            r.pid = Some(engine.pid());
-        }
-        let result = analyse(&fen, &config, &mut engine);
-        // Forget the process before it can be reaped, so the guard never signals a reused id.
-        running.lock().unwrap_or_else(|e| e.into_inner()).pid = None;
-        let _ = engine.quit(Duration::from_secs(2));
-        let a = result.map_err(|e| ApiError::bad_request(format!("fortress analysis failed: {e}")))?;
-        let curves: Vec<Value> = a
-            .curves
-            .iter()
-            .map(|c| {
-                json!({
-                    "label": c.san,
-                    "uci": c.uci,
-                    "points": c.evals_by_depth.iter().map(|p| json!([p.depth, cp_of(p.eval)])).collect::<Vec<_>>(),
-                })
-            })
-            .collect();
-        Ok::<Value, ApiError>(json!({
-            "verdict": a.verdict.to_string(),
-            "explanation": a.evidence.reason,
-            "final_eval": a.evidence.final_eval,
-            "verdict_depth": a.verdict_depth,
-            "curves": curves,
-            "svg": render_svg(&a),
-            "analysis": a,
-        }))
+        run(&state, job, &stop, &mut |_| {})
     })
     .await
     .map_err(|e| ApiError::internal(format!("fortress job failed: {e}")))??;
-    Ok(Json(out))
+    Ok(Json(out).into_response())
 }

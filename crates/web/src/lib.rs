@@ -17,6 +17,7 @@ pub mod cancel;
 pub mod chess;
 pub mod engine;
 pub mod error;
+pub mod events;
 pub mod fortress;
 pub mod host;
 pub mod origin;

@@ -1,6 +1,7 @@
 //! Progressive-chess endpoints: replaying a game, legal moves inside a series,
 //! the computer player, the A* mate finder and the game record.
 
+use crate::cancel::OnDrop;
 use crate::chess::{color_name, MAX_PLIES};
 use crate::error::{ApiError, ApiJson, ApiResult};
 use crate::AppState;
@@ -10,6 +11,8 @@ use bastion_core::Color;
 use bastion_progressive::{choose_series, find_mate, Game, GameEnd, MateOptions, PlayerOptions, Rules, SeriesPosition};
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// A Progressive game as requests give it: a start and the moves since, or a record.
@@ -172,9 +175,13 @@ pub async fn computer(State(state): State<AppState>, ApiJson(req): ApiJson<ProgR
     let time = think_time(&state, &req, 2000)?;
     let permit = state.job_permit().await?;
     let pos = g.position().clone();
+    // A client that goes away stops the player: axum drops this future, and the guard with it.
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let _stop = OnDrop::new(move || flag.store(true, Ordering::SeqCst));
     let out = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        let opts = PlayerOptions::with_time(time);
+        let opts = PlayerOptions { stop: Some(stop), ..PlayerOptions::with_time(time) };
         choose_series(&pos, &opts).map(|c| {
             let mut p = pos.clone();
             let mut texts = Vec::new();
@@ -204,9 +211,13 @@ pub async fn mate(State(state): State<AppState>, ApiJson(req): ApiJson<ProgReq>)
     let nodes = req.max_nodes.map(|n| n.clamp(1, 50_000_000));
     let permit = state.job_permit().await?;
     let pos = g.position().clone();
+    // A client that goes away stops the mate finder, as above.
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let _stop = OnDrop::new(move || flag.store(true, Ordering::SeqCst));
     let out = tokio::task::spawn_blocking(move || {
         let _permit = permit;
-        let opts = MateOptions { time_limit: time, node_limit: nodes, ..MateOptions::default() };
+        let opts = MateOptions { time_limit: time, node_limit: nodes, stop: Some(stop), ..MateOptions::default() };
         let r = find_mate(&pos, &opts);
         let moves = r.moves.clone().unwrap_or_default();
         let mut p = pos.clone();

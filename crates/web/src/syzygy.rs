@@ -19,6 +19,11 @@ pub struct SyzygyTables {
 }
 
 impl SyzygyTables {
+    /// The reader itself, for parts that take any `TablebaseProbe` (the fortress detector).
+    pub fn prober(&self) -> &SyzygyProber {
+        &self.prober
+    }
+
     /// The endings that have a WDL table (`KQvK`, `KPvK`, ...), sorted.
     pub fn endings(&self) -> &[String] {
         &self.endings

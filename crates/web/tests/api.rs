@@ -314,6 +314,88 @@ async fn mate_solver_finds_all_keys() {
     assert_error(s, &v, StatusCode::BAD_REQUEST);
 }
 
+/// A POST with `Accept: text/event-stream`: the status and the events up to `done` or `error`.
+async fn post_events(app: &axum::Router, uri: &str, body: Value) -> (StatusCode, Vec<(String, Value)>) {
+    let req = Request::post(uri)
+        .header("host", "localhost")
+        .header("content-type", "application/json")
+        .header("accept", "text/event-stream")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    let status = resp.status();
+    if status != StatusCode::OK {
+        let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+        return (status, vec![("json".into(), serde_json::from_slice(&bytes).unwrap_or(Value::Null))]);
+    }
+    assert!(resp.headers()["content-type"].to_str().unwrap().starts_with("text/event-stream"));
+    let mut events = read_events(resp.into_body(), 10_000).await;
+    if let Some(i) = events.iter().position(|(e, _)| e == "error") {
+        events.truncate(i + 1);
+    }
+    (status, events)
+}
+
+#[tokio::test]
+async fn mate_solver_streams_its_iterations() {
+    let app = app(2);
+    // Black mates in three: lengths 1 and 2 fail, 3 is found, then the report as JSON gives it.
+    let fen = "r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1";
+    let body = json!({ "fen": fen, "mate": 5, "threats": true });
+    let (s, events) = post_events(&app, "/api/solve", body.clone()).await;
+    assert_eq!(s, StatusCode::OK);
+    let names: Vec<&str> = events.iter().map(|(e, _)| e.as_str()).collect();
+    assert_eq!(names, ["start", "iteration", "iteration", "iteration", "done"], "{events:?}");
+    assert_eq!(events[0].1["stipulation"], "#5");
+    let iters: Vec<&Value> = events[1..4].iter().map(|(_, v)| v).collect();
+    for (i, it) in iters.iter().enumerate() {
+        assert_eq!(it["moves"], i as u64 + 1);
+        assert_eq!(it["found"], i == 2);
+        assert!(it["nodes"].as_u64().unwrap() > 0 && it["time_ms"].is_u64(), "{it}");
+    }
+    let done = &events[4].1;
+    let (_, plain) = post(&app, "/api/solve", body).await;
+    for field in ["status", "stipulation", "keys", "nodes"] {
+        assert_eq!(done[field], plain[field], "{field}");
+    }
+    assert_eq!(done["keys"][0]["san"], "Bc5+");
+    assert!(done["nodes"].as_u64().unwrap() >= iters[2]["nodes"].as_u64().unwrap());
+    // Bad input is refused before the stream starts, as JSON.
+    let (s, v) = post_events(&app, "/api/solve", json!({ "fen": fen, "mate": 0 })).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(v[0].1["error"].is_string());
+    // A solve that runs out of time ends with an `error` event saying so.
+    let (_, events) =
+        post_events(&app, "/api/solve", json!({ "fen": "startpos", "mate": 12, "timeout_ms": 300 })).await;
+    let (last, v) = events.last().unwrap();
+    assert_eq!(last, "error", "{events:?}");
+    assert!(v["error"].as_str().unwrap().contains("stopped after 300 ms"), "{v}");
+    assert_eq!(v["status"], 503);
+}
+
+#[tokio::test]
+async fn fortress_detector_streams_its_depths() {
+    let app = app(2);
+    let fen = "8/k7/8/P7/8/2K5/3B4/8 w - - 0 1";
+    let (s, events) = post_events(&app, "/api/fortress", json!({ "fen": fen, "max_depth": 6, "moves": 2 })).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(events[0].0, "start");
+    let (last, done) = events.last().unwrap();
+    assert_eq!(last, "done", "{events:?}");
+    // The main search's depths come in order before the answer, up to the depth asked.
+    let depths: Vec<u64> = events
+        .iter()
+        .filter(|(e, v)| e == "progress" && v["stage"] == "main")
+        .map(|(_, v)| v["depth"].as_u64().unwrap())
+        .collect();
+    assert!(depths.len() >= 3 && depths.windows(2).all(|w| w[0] < w[1]), "{depths:?}");
+    assert!(*depths.last().unwrap() <= 6);
+    assert!(done["verdict"].is_string() && !done["curves"].as_array().unwrap().is_empty(), "{done}");
+    let (s, v) = post_events(&app, "/api/fortress", json!({ "fen": fen, "max_depth": 99 })).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(v[0].1["error"].is_string());
+}
+
 #[tokio::test]
 async fn tablebase_values_and_optimal_line() {
     let app = app(2);
@@ -738,4 +820,18 @@ async fn garbage_never_breaks_the_server() {
     }
     // Enough inputs stay valid to reach move generation, SAN and the replays.
     assert!(ok * 20 >= total, "only {ok} of {total} probes were valid");
+}
+
+#[tokio::test]
+async fn fortress_detector_decides_by_the_servers_tables() {
+    let Some(dir) = common::syzygy_dir() else { return };
+    let app = syzygy_app(dir);
+    // Bishop and wrong rook pawn: a draw by the Syzygy tables with White a bishop and a
+    // pawn up, so a fortress whatever the curves at this shallow depth say.
+    let fen = "8/k7/8/P7/8/2K5/3B4/8 w - - 0 1";
+    let (s, v) = post(&app, "/api/fortress", json!({ "fen": fen, "max_depth": 6, "moves": 2 })).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["verdict"], "fortress", "{v}");
+    assert_eq!(v["analysis"]["evidence"]["basis"], "tablebase", "{v}");
+    assert!(v["explanation"].as_str().unwrap().starts_with("tablebase"), "{v}");
 }

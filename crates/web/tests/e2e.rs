@@ -97,12 +97,16 @@ async fn start_browser(driver: &Driver, profile: &str) -> Client {
     client
 }
 
+/// The test servers' configuration: two job slots, and the shared Syzygy files, where present,
+/// so that the tablebase panel shows DTZ too.
+fn server_config() -> bastion_web::Config {
+    bastion_web::Config { syzygy_dir: common::syzygy_dir(), ..common::config(2) }
+}
+
 /// Serves the app on a free loopback port; returns its base URL.
-async fn start_server(max_jobs: usize) -> String {
+async fn start_server(config: bastion_web::Config) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    // The shared Syzygy files, where present, so that the tablebase panel shows DTZ too.
-    let config = bastion_web::Config { syzygy_dir: common::syzygy_dir(), ..common::config(max_jobs) };
     let state = bastion_web::AppState::new(config).unwrap();
     tokio::spawn(bastion_web::serve_on(listener, state, std::future::pending()));
     format!("http://{addr}")
@@ -118,12 +122,17 @@ struct Session {
 impl Session {
     /// `None` (after saying why) when Chromium or chromedriver is not installed.
     async fn start(name: &str) -> Option<Session> {
+        Session::start_with(name, server_config()).await
+    }
+
+    /// [`Session::start`] with a server of the given configuration.
+    async fn start_with(name: &str, config: bastion_web::Config) -> Option<Session> {
         if !have("chromedriver") || !(have("chromium") || have("chromium-browser")) {
             eprintln!("skipping the browser test {name}: chromium and chromedriver are not installed (apt-get install chromium chromium-driver)");
             return None;
         }
         let turn = BROWSER.lock().await;
-        let base = start_server(2).await;
+        let base = start_server(config).await;
         let driver = start_driver();
         let c = start_browser(&driver, name).await;
         c.goto(&base).await.unwrap();
@@ -211,6 +220,16 @@ impl Session {
     async fn click_move(&self, from: &str, to: &str) {
         self.click_square(from).await;
         self.click_square(to).await;
+    }
+
+    /// Plays `moves` by clicks, each waiting until the move list has grown by one.
+    async fn click_moves(&self, moves: &[(&str, &str)]) {
+        for &(from, to) in moves {
+            let n = self.moves().await;
+            self.click_move(from, to).await;
+            self.wait(&format!("document.querySelectorAll('#movelist move[data-id]').length === {}", n + 1), to, 10)
+                .await;
+        }
     }
 
     /// Scrolls the page to its top (where the board is) if a click elsewhere scrolled it, and
@@ -317,11 +336,7 @@ async fn game_to_mate_by_clicks_drag_promotion_and_flip() {
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(s.moves().await, 2);
     s.click_square("a1").await; // drop the selection
-    for (from, to) in [("f1", "c4"), ("b8", "c6"), ("d1", "h5"), ("g8", "f6"), ("h5", "f7")] {
-        let n = s.moves().await;
-        s.click_move(from, to).await;
-        s.wait(&format!("document.querySelectorAll('#movelist move[data-id]').length === {}", n + 1), to, 10).await;
-    }
+    s.click_moves(&[("f1", "c4"), ("b8", "c6"), ("d1", "h5"), ("g8", "f6"), ("h5", "f7")]).await;
     s.wait(&format!("{STATUS}.includes('Game over: 1-0 (checkmate)')"), "checkmate", 10).await;
     assert_eq!(s.active_san().await, "Qxf7#");
     assert_eq!(s.js("return document.querySelectorAll('#board square.check').length").await, json!(1));
@@ -345,11 +360,7 @@ async fn game_to_mate_by_clicks_drag_promotion_and_flip() {
 #[ignore = "needs chromium + chromedriver; run by .ci/run"]
 async fn variations_are_kept_and_navigated_with_keys() {
     let Some(s) = Session::start("tree").await else { return };
-    for (from, to) in [("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6")] {
-        let n = s.moves().await;
-        s.click_move(from, to).await;
-        s.wait(&format!("document.querySelectorAll('#movelist move[data-id]').length === {}", n + 1), to, 10).await;
-    }
+    s.click_moves(&[("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6")]).await;
     // Back two plies with the keyboard, then a different move: a variation, nothing cut.
     s.keys(&[Key::Left, Key::Left], false).await;
     s.wait("document.querySelector('#movelist move.active san').textContent === 'e5'", "back to e5", 5).await;
@@ -724,5 +735,340 @@ async fn phone_layout_has_one_column_and_no_overflow() {
         .await;
     assert_eq!(coords, json!(true), "coordinates over the squares");
     s.shot("11-phone").await;
+    s.close().await;
+}
+
+/// Starts recording, at every change inside `#{out}`, how many `rows` it holds and whether
+/// `result` is there yet: the test then sees what the page showed before the answer came.
+async fn watch_panel(s: &Session, out: &str, rows: &str, result: &str) {
+    s.js(&format!(
+        "window.__seen = [];
+         new MutationObserver(() => window.__seen.push([document.querySelectorAll({rows:?}).length, !!document.querySelector({result:?})]))
+           .observe(document.getElementById({out:?}), {{ childList: true, subtree: true }});
+         return 1"
+    ))
+    .await;
+}
+
+/// Whether the watched panel ever showed progress rows without the answer.
+async fn progress_seen_before_result(s: &Session) -> bool {
+    s.js("return window.__seen.some(([rows, result]) => rows > 0 && !result)").await == json!(true)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium + chromedriver; run by .ci/run"]
+async fn solver_streams_its_iterations_and_cancels() {
+    let Some(s) = Session::start("solver-stream").await else { return };
+    // Black mates in three, asked as #5: lengths 1 and 2 fail, 3 is found, then every key.
+    s.load_fen("r1b1kb1r/pppp1ppp/5q2/4n3/3KP3/2N3PN/PPP4P/R1BQ1B1R b kq - 0 1").await;
+    s.tab("solver").await;
+    s.set_value("sv-stip", "#5").await;
+    watch_panel(&s, "sv-out", "#sv-iters tbody tr", "#sv-out .verdict").await;
+    s.click("sv-solve").await;
+    s.wait("document.querySelector('#sv-out .verdict')", "solver result", 60).await;
+    assert!(progress_seen_before_result(&s).await, "no iteration was shown before the result");
+    let rows = s.js("return [...document.querySelectorAll('#sv-iters tbody tr')].map((r) => r.cells[0].textContent + ' ' + r.cells[1].textContent)").await;
+    assert_eq!(rows, json!(["#1 none", "#2 none", "#3 solution"]));
+    assert!(s.text("#sv-out .verdict").await.starts_with("Solved"));
+    assert!(s.text("#sv-out").await.contains("Bc5+"));
+    s.shot("12-solver-iterations").await;
+    // A long solve shows its first iterations and stops at Cancel; the server is free again.
+    s.load_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").await;
+    s.tab("solver").await;
+    s.set_value("sv-stip", "#12").await;
+    s.click("sv-solve").await;
+    s.wait("document.querySelectorAll('#sv-iters tbody tr').length >= 2", "first iterations", 30).await;
+    assert!(s.text("#sv-progress").await.contains(" tried"), "{}", s.text("#sv-progress").await);
+    s.click("sv-cancel").await;
+    s.wait("document.getElementById('sv-progress').textContent.startsWith('cancelled')", "solver cancelled", 5).await;
+    s.load_fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1").await;
+    s.tab("solver").await;
+    s.set_value("sv-stip", "#2").await;
+    s.click("sv-solve").await;
+    s.wait("document.querySelector('#sv-out .verdict')?.textContent.startsWith('Solved')", "solved after a cancel", 30)
+        .await;
+    s.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium + chromedriver; run by .ci/run"]
+async fn fortress_streams_its_depths() {
+    // No tables: they would decide this four-man ending before any search.
+    let config = bastion_web::Config { tb_dir: None, syzygy_dir: None, ..server_config() };
+    let Some(s) = Session::start_with("fortress-stream", config).await else { return };
+    s.load_fen("8/k7/8/P7/8/2K5/3B4/8 w - - 0 1").await;
+    s.tab("fortress").await;
+    s.set_value("fo-depth", "10").await;
+    s.set_value("fo-moves", "2").await;
+    watch_panel(&s, "fo-out", "#fo-log .fo-depth", "#fo-verdict").await;
+    s.click("fo-run").await;
+    s.wait("document.querySelectorAll('#fo-log .fo-depth').length >= 1", "a first depth", 60).await;
+    s.wait("document.querySelectorAll('#fo-lines tbody tr').length >= 1", "a first line", 60).await;
+    assert!(s.text("#fo-progress").await.starts_with("running…"), "{}", s.text("#fo-progress").await);
+    s.shot("13-fortress-depths").await;
+    s.wait("document.getElementById('fo-verdict')", "fortress verdict", 120).await;
+    assert!(progress_seen_before_result(&s).await, "no depth was shown before the verdict");
+    // The depths came in order, and the log stays beside the answer.
+    let depths = s.js("return [...document.querySelectorAll('#fo-log .fo-depth')].map((d) => +d.dataset.depth)").await;
+    let depths: Vec<i64> = depths.as_array().unwrap().iter().map(|d| d.as_i64().unwrap()).collect();
+    assert!(depths.len() >= 3 && depths.windows(2).all(|w| w[0] < w[1]) && *depths.last().unwrap() <= 10, "{depths:?}");
+    assert!(s.js("return document.querySelectorAll('#fo-out svg.plot polyline').length").await.as_u64().unwrap() >= 1);
+    // The curves' points came in as the search went: one row of lines per depth reached.
+    let rows = s.js("return [...document.querySelectorAll('#fo-lines tbody tr')].map((r) => +r.dataset.depth)").await;
+    let rows: Vec<i64> = rows.as_array().unwrap().iter().map(|d| d.as_i64().unwrap()).collect();
+    assert!(rows.len() >= 3 && rows.windows(2).all(|w| w[0] > w[1]), "{rows:?}");
+    let best = s.text("#fo-lines tbody tr td:nth-child(2)").await;
+    assert!(best.contains('+') || best.contains('#') || best.contains("0.00"), "{best}");
+    s.close().await;
+}
+
+/// A scripted engine for the fortress detector (see `bastion-test-engine`): every root move of
+/// the wrong-bishop ending is flat, but after Be3 Black's every reply gets worse with depth.
+fn breakthrough_engine() -> Vec<String> {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+    let scenario = dir.join("e2e-breakthrough.txt");
+    std::fs::write(&scenario, "default 30 0\npathdefault d2e3 100 -15\npathdefault c3b4 -500 0\n").unwrap();
+    vec![bastion_test_engine::path().display().to_string(), "--scenario".into(), scenario.display().to_string()]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium + chromedriver; run by .ci/run"]
+async fn fortress_breakthrough_candidates_are_tabled() {
+    // No tables: they would decide this four-man ending before any search.
+    let config = bastion_web::Config {
+        uci_engine: Some(breakthrough_engine()),
+        tb_dir: None,
+        syzygy_dir: None,
+        ..server_config()
+    };
+    let Some(s) = Session::start_with("breakthrough", config).await else { return };
+    s.load_fen("8/k7/8/P7/8/2K5/3B4/8 w - - 0 1").await;
+    s.tab("fortress").await;
+    s.set_value("fo-depth", "12").await;
+    s.js("document.getElementById('fo-break').checked = true; return 1").await;
+    s.click("fo-run").await;
+    s.wait("document.getElementById('fo-verdict')", "fortress verdict", 60).await;
+    assert!(s.text("#fo-verdict").await.contains("fortress"), "{}", s.text("#fo-verdict").await);
+    s.wait("document.querySelector('table.breakthroughs')", "breakthrough table", 5).await;
+    let rows = s
+        .js("return [...document.querySelectorAll('table.breakthroughs tbody tr')].map((r) => [...r.cells].map((c) => c.textContent))")
+        .await;
+    // Be3+ ends at -1.00 + 11 × 0.15 at depth 12, above the flat moves, and every reply rises.
+    assert_eq!(rows, json!([["Be3+", "0.65 at depth 12", "yes", "yes"]]));
+    let note = s.text("#panel-fortress h3 + .note").await;
+    assert_eq!(note, "1 candidate; its replies followed");
+    s.js("document.querySelector('table.breakthroughs').scrollIntoView({ block: 'center' }); return 1").await;
+    s.shot("14-breakthrough").await;
+    s.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium + chromedriver; run by .ci/run"]
+async fn reload_keeps_the_game_tree() {
+    let Some(s) = Session::start("reload").await else { return };
+    s.click_moves(&[("e2", "e4"), ("e7", "e5"), ("g1", "f3"), ("b8", "c6")]).await;
+    // A variation at move 2, a comment-free NAG-free tree; then back into the main line, flipped.
+    s.keys(&[Key::Left, Key::Left], false).await;
+    s.wait("document.querySelector('#movelist move.active san').textContent === 'e5'", "back to e5", 5).await;
+    s.click_move("f1", "c4").await;
+    s.wait("document.querySelectorAll('#movelist move[data-id]').length === 5", "variation", 10).await;
+    s.js("[...document.querySelectorAll('#movelist > move')].find((m) => m.textContent.includes('Nf3')).click(); return 1").await;
+    s.wait("document.querySelector('#movelist move.active san').textContent === 'Nf3'", "Nf3 shown", 5).await;
+    s.click("flip").await;
+    let before = s.text("#movelist").await;
+    s.c.refresh().await.unwrap();
+    s.wait("document.body.dataset.ready === '1'", "page reloaded", 20).await;
+    assert_eq!(s.text("#movelist").await, before);
+    assert_eq!(s.active_san().await, "Nf3");
+    assert_eq!(s.text("#movelist interrupt line").await, "2.Bc4");
+    assert!(
+        s.js("return document.getElementById('board').classList.contains('orientation-black')").await == json!(true)
+    );
+    assert_eq!(
+        s.js("return document.getElementById('fen').value").await,
+        json!("rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")
+    );
+    // A new game clears what was kept.
+    s.click("newgame").await;
+    s.c.refresh().await.unwrap();
+    s.wait("document.body.dataset.ready === '1'", "page reloaded again", 20).await;
+    assert_eq!(s.moves().await, 0);
+    // Stored data that is not a sound tree is dropped; the page starts as new.
+    for bad in [
+        "{not json",
+        "{\"pgn\": 42}",
+        "{\"pgn\": \"1. e4 e5 2. Ke3 *\"}",
+        "null",
+        "{\"pgn\": \"1. e4 *\", \"path\": [7, \"x\"], \"orientation\": \"sideways\"}",
+    ] {
+        s.js(&format!("localStorage.setItem('bastion.tree.v1', {bad:?}); return 1")).await;
+        s.c.refresh().await.unwrap();
+        s.wait(
+            "document.body.dataset.ready === '1' && document.querySelectorAll('#board cg-board piece').length >= 31",
+            "page with bad stored data",
+            20,
+        )
+        .await;
+        assert_ne!(s.js("return document.getElementById('status').className").await, json!("err"), "{bad}");
+        // Only the last holds a sound game (1. e4); its path and orientation make no sense.
+        let sound = bad.contains("1. e4 *");
+        assert_eq!(s.moves().await, usize::from(sound), "{bad}");
+        assert!(
+            s.js("return document.getElementById('board').classList.contains('orientation-white')").await
+                == json!(true)
+        );
+    }
+    assert!(s.js("return !document.querySelector('#movelist move.active')").await == json!(true), "shown at the start");
+    s.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium + chromedriver; run by .ci/run"]
+async fn offer_draw_is_accepted_only_when_the_engine_is_not_better() {
+    let Some(s) = Session::start("draw").await else { return };
+    s.set_value("levelval", "200").await;
+    s.set_value("tc", "0+0").await;
+    // Two queens down, the engine declines...
+    s.load_fen("qq2k3/8/8/8/8/8/8/4K3 w - - 0 1").await;
+    s.tab("play").await;
+    s.click("play-start").await;
+    s.wait("!document.getElementById('game-actions').hidden", "game started", 5).await;
+    s.click("draw-offer").await;
+    s.wait(&format!("{STATUS}.includes('Bastion declines the draw')"), "draw declined", 20).await;
+    // ...two queens up, it accepts.
+    s.load_fen("4k3/8/8/8/8/8/8/QQ2K3 w - - 0 1").await;
+    s.tab("play").await;
+    s.click("play-start").await;
+    s.wait("!document.getElementById('game-actions').hidden", "game started again", 5).await;
+    s.click("draw-offer").await;
+    s.wait(&format!("{STATUS}.includes('Game over: 1/2-1/2 (draw agreed)')"), "draw agreed", 20).await;
+    assert!(s.js("return document.getElementById('game-actions').hidden").await == json!(true));
+    s.tab("pgn").await;
+    s.click("pgn-export").await;
+    s.wait("document.getElementById('pgn').value.includes('[Result \"1/2-1/2\"]')", "result exported", 5).await;
+    s.close().await;
+}
+
+/// Adds a time control of `secs` seconds a side (no increment) to the clock menu and picks it.
+async fn short_clock(s: &Session, secs: u32) {
+    let mins = f64::from(secs) / 60.0;
+    s.js(&format!(
+        "const tc = document.getElementById('tc'); tc.add(new Option('{secs} s', '{mins}+0')); tc.value = '{mins}+0'; return 1"
+    ))
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium + chromedriver; run by .ci/run"]
+async fn a_flag_fall_loses_on_time_or_draws_without_mating_material() {
+    let Some(s) = Session::start("flag").await else { return };
+    s.set_value("levelval", "50").await;
+    s.set_value("play-color", "w").await;
+    short_clock(&s, 6).await;
+    s.click("play-start").await;
+    s.wait("!document.getElementById('clock-bottom').hidden", "clocks", 5).await;
+    // White's clock starts after Black's first reply; then White waits until the flag falls.
+    s.click_move("e2", "e4").await;
+    s.wait("document.querySelectorAll('#movelist move[data-id]').length === 2", "engine reply", 30).await;
+    s.wait(&format!("{STATUS}.includes('Game over')"), "flag fall", 20).await;
+    assert!(s.text("#status").await.contains("Game over: 0-1 (white ran out of time)"), "{}", s.text("#status").await);
+    assert_eq!(s.text("#clock-bottom .time").await, "0:00");
+    assert!(s.js("return document.getElementById('clock-bottom').classList.contains('running')").await == json!(false));
+    s.tab("pgn").await;
+    s.click("pgn-export").await;
+    s.wait("document.getElementById('pgn').value.includes('[Result \"0-1\"]')", "loss exported", 5).await;
+    s.shot("15-flag").await;
+    // The flag of a side whose opponent has a bare king is a draw.
+    s.load_fen("4k3/8/8/8/8/8/8/RR2K3 w - - 0 1").await;
+    s.tab("play").await;
+    short_clock(&s, 6).await;
+    s.click("play-start").await;
+    s.click_move("a1", "a7").await;
+    s.wait("document.querySelectorAll('#movelist move[data-id]').length === 2", "engine reply", 30).await;
+    s.wait(&format!("{STATUS}.includes('Game over')"), "second flag fall", 20).await;
+    assert!(
+        s.text("#status").await.contains("Game over: 1/2-1/2 (white ran out of time; black cannot mate)"),
+        "{}",
+        s.text("#status").await
+    );
+    s.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium + chromedriver; run by .ci/run"]
+async fn pgn_file_picker_imports_a_game() {
+    let Some(s) = Session::start("pgn-file").await else { return };
+    let file = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("e2e-morphy-{}.pgn", std::process::id()));
+    std::fs::write(&file, ANNOTATED).unwrap();
+    s.tab("pgn").await;
+    let input = s.c.find(Locator::Id("pgn-file")).await.unwrap();
+    input.send_keys(&file.display().to_string()).await.unwrap();
+    s.wait("document.querySelectorAll('#movelist move[data-id]').length === 35", "game from the file", 10).await;
+    assert!(s.text("#movelist").await.contains("This is a weak move already."));
+    assert_eq!(s.js("return document.getElementById('pgn').value").await, json!(ANNOTATED));
+    s.set_value("pgn", "").await;
+    s.click("pgn-export").await;
+    s.wait("document.getElementById('pgn').value.length > 0", "export", 5).await;
+    assert_eq!(s.js("return document.getElementById('pgn').value").await, json!(ANNOTATED));
+    // The same file again (the picker is reset after each file, so choosing it again works).
+    s.click("newgame").await;
+    input.send_keys(&file.display().to_string()).await.unwrap();
+    s.wait("document.querySelectorAll('#movelist move[data-id]').length === 35", "the same file again", 10).await;
+    let _ = std::fs::remove_file(&file);
+    s.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium + chromedriver; run by .ci/run"]
+async fn touch_drag_moves_a_piece() {
+    let Some(s) = Session::start("touch").await else { return };
+    let (a, b) = (s.centre("g1").await, s.centre("f3").await);
+    let t = fantoccini::actions::TouchActions::new("finger".into())
+        .then(PointerAction::MoveTo { duration: None, x: a.0, y: a.1 })
+        .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT })
+        .then(PointerAction::MoveTo { duration: Some(Duration::from_millis(100)), x: a.0 + 6, y: a.1 - 6 })
+        .then(PointerAction::MoveTo { duration: Some(Duration::from_millis(250)), x: b.0, y: b.1 })
+        .then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+    s.c.perform_actions(t).await.unwrap();
+    s.wait("document.querySelectorAll('#movelist move[data-id]').length === 1", "a touch-dragged move", 10).await;
+    assert_eq!(s.active_san().await, "Nf3");
+    // The page did not scroll under the finger.
+    assert_eq!(s.js("return window.scrollY").await, json!(0));
+    s.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs chromium + chromedriver; run by .ci/run"]
+async fn moves_make_their_sounds_unless_sound_is_off() {
+    let Some(s) = Session::start("sound").await else { return };
+    // A stand-in for WebAudio records the pitch of every tone the page plays.
+    s.js("window.__tones = [];
+          window.AudioContext = class {
+            constructor() { this.currentTime = 0; this.destination = {}; }
+            createOscillator() {
+              const o = { frequency: {}, type: '', connect: (g) => g, start: () => window.__tones.push(o.frequency.value), stop: () => {} };
+              return o;
+            }
+            createGain() { return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: (d) => d }; }
+          };
+          return 1")
+        .await;
+    let tones = || async { s.js("return window.__tones.splice(0)").await };
+    // A quiet move, a capture and a check each have their own tone.
+    s.load_fen("4k3/8/8/3p4/4P3/8/8/R3K3 w - - 0 1").await;
+    s.click_move("e1", "f2").await;
+    s.wait("document.querySelectorAll('#movelist move[data-id]').length === 1", "Kf2", 10).await;
+    assert_eq!(tones().await, json!([480]));
+    s.click_move("d5", "e4").await;
+    s.wait("document.querySelectorAll('#movelist move[data-id]').length === 2", "dxe4", 10).await;
+    assert_eq!(tones().await, json!([330]));
+    s.click_move("a1", "a8").await;
+    s.wait("document.querySelectorAll('#movelist move[data-id]').length === 3", "Ra8+", 10).await;
+    assert_eq!(tones().await, json!([700]));
+    // With the box unticked the page is silent.
+    s.js("document.getElementById('sound').click(); return 1").await;
+    s.click_move("e8", "d7").await;
+    s.wait("document.querySelectorAll('#movelist move[data-id]').length === 4", "Kd7", 10).await;
+    assert_eq!(tones().await, json!([]));
     s.close().await;
 }

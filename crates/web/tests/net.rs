@@ -61,6 +61,11 @@ fn request(method: &str, path: &str, body: Option<&Value>) -> String {
     )
 }
 
+/// The same request asking for server-sent events (the page's streaming solver and fortress).
+fn stream_request(path: &str, body: &Value) -> String {
+    request("POST", path, Some(body)).replacen("\r\n", "\r\nAccept: text/event-stream\r\n", 1)
+}
+
 /// One whole request; answers the status and the JSON body.
 async fn call(addr: SocketAddr, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
     let mut s = send_raw(addr, &request(method, path, body.as_ref())).await;
@@ -135,9 +140,19 @@ fn two_slots() -> Config {
 /// Starts two slow jobs at `path`, waits until they hold both slots, drops
 /// their connections, and checks that a new job is served.
 async fn abandon_two(path: &str, slow: Value) {
-    let addr = start(two_slots()).await;
-    let a = send_raw(addr, &request("POST", path, Some(&slow))).await;
-    let b = send_raw(addr, &request("POST", path, Some(&slow))).await;
+    abandon_two_requests(&request("POST", path, Some(&slow))).await;
+}
+
+/// [`abandon_two`] for a request's whole text.
+async fn abandon_two_requests(text: &str) {
+    abandon_two_on(two_slots(), text).await;
+}
+
+/// [`abandon_two_requests`] on a server with `config`.
+async fn abandon_two_on(config: Config, text: &str) {
+    let addr = start(config).await;
+    let a = send_raw(addr, text).await;
+    let b = send_raw(addr, text).await;
     wait_all_busy(addr).await;
     drop((a, b));
     let (status, v) = call(addr, "POST", "/api/engine/bestmove", Some(json!({ "fen": "startpos", "depth": 2 }))).await;
@@ -159,4 +174,25 @@ async fn abandoned_solves_free_their_slots() {
 async fn abandoned_fortress_runs_free_their_slots() {
     let slow = json!({ "fen": "startpos", "max_depth": 30, "moves": 8, "search_limit_ms": 100_000 });
     abandon_two("/api/fortress", slow).await;
+}
+
+#[tokio::test]
+async fn abandoned_streaming_solves_and_fortress_runs_free_their_slots() {
+    abandon_two_requests(&stream_request("/api/solve", &json!({ "fen": "startpos", "mate": 12 }))).await;
+    let slow = json!({ "fen": "startpos", "max_depth": 30, "moves": 8, "search_limit_ms": 100_000 });
+    abandon_two_requests(&stream_request("/api/fortress", &slow)).await;
+}
+
+#[tokio::test]
+async fn abandoned_progressive_turns_free_their_slots() {
+    // White's three-move series after 1.e4 d5 Nf6 is past the opening book and has no
+    // mate: the player would think for tens of seconds of its 100 s, far longer than the
+    // 5 s a request here waits for a slot. (The mate finder stops on the same flag;
+    // `bastion-progressive`'s player tests check that, since positions that keep it busy
+    // for long are rare.)
+    let mut config = two_slots();
+    config.caps.queue_wait_ms = 5_000;
+    config.caps.max_progressive_ms = 100_000;
+    let slow = json!({ "moves": ["e4", "d5", "Nf6"], "time_ms": 100_000 });
+    abandon_two_on(config, &request("POST", "/api/progressive/computer", Some(&slow))).await;
 }

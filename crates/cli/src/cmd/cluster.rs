@@ -1,10 +1,13 @@
 //! `bastion cluster`: work spread over the ranks of an MPI job (`mpirun -np N bastion cluster
-//! …`, in a build with `--features mpi`). Rank 0 reads the input and prints; every rank,
-//! rank 0 included, works on the queue; the report is that of the single-process command.
+//! …`, in a build with `--features mpi`). Rank 0 reads the input and prints. `cluster epd`:
+//! every rank, rank 0 included, works on the queue; the report is that of the single-process
+//! command. `cluster uci`: every rank searches the same position, rank 0 speaks UCI as
+//! `bastion uci` does and plays the move the ranks vote for.
 
 use super::epd::{parse_duration, position_line, print_report, SuiteArgs};
 use anyhow::{Context, Result};
 use bastion_arena::suite::SuiteConfig;
+use bastion_cluster::search::{serve_root, serve_worker, SearchOptions, Tap, UciSession};
 use bastion_cluster::suite::{assemble_report, read_suite, run_position, SuiteOutcome, SuiteTask};
 use bastion_cluster::world::{self, MpiWorld};
 use bastion_cluster::{dismiss_all, distribute, serve, ClusterError, Event, QueueOptions, Transport};
@@ -22,6 +25,23 @@ pub struct ClusterArgs {
 enum ClusterCommand {
     /// An EPD suite with its positions handed out to the ranks: the report of `bastion epd`.
     Epd(ClusterEpdArgs),
+    /// The UCI engine searching on every rank (lazy cluster): rank 0 speaks UCI as `bastion
+    /// uci` does and plays the move the ranks vote for.
+    Uci(ClusterUciArgs),
+}
+
+/// Arguments of `bastion cluster uci`.
+#[derive(Args, Debug)]
+struct ClusterUciArgs {
+    /// A rank silent (not even a heartbeat) for this long is left out of the votes.
+    #[arg(long, default_value = "30s")]
+    rank_timeout: String,
+    /// How long rank 0 waits for the other ranks' answers once its own search has ended.
+    #[arg(long, default_value = "50ms")]
+    answer_wait: String,
+    /// Print every vote (each rank's move, depth and score, and the pick) to standard error.
+    #[arg(long)]
+    log_votes: bool,
 }
 
 /// Arguments of `bastion cluster epd`: those of `bastion epd`, the engine by default this
@@ -44,6 +64,7 @@ struct ClusterEpdArgs {
 pub fn run(args: ClusterArgs) -> Result<()> {
     match args.command {
         ClusterCommand::Epd(args) => run_epd(args),
+        ClusterCommand::Uci(args) => run_uci(args),
     }
 }
 
@@ -121,4 +142,45 @@ fn run_epd(args: ClusterEpdArgs) -> Result<()> {
     };
     let report = assemble_report(&config, outcomes).map_err(anyhow::Error::msg)?;
     print_report(report, args.suite.json)
+}
+
+fn run_uci(args: ClusterUciArgs) -> Result<()> {
+    let world = MpiWorld::init().map_err(anyhow::Error::msg)?;
+    // Every rank reads the same arguments, so a bad one fails on all of them alike.
+    let options = SearchOptions {
+        rank_timeout: parse_duration(&args.rank_timeout).context("--rank-timeout")?,
+        answer_wait: parse_duration(&args.answer_wait).context("--answer-wait")?,
+        log_votes: args.log_votes,
+        ..SearchOptions::default()
+    };
+    if world.rank() != 0 {
+        return match serve_worker(&world, session, &options) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                eprintln!("error: rank {}: {e}", world.rank());
+                world.abort(1)
+            }
+        };
+    }
+    let stop = world::stop_flag().map_err(anyhow::Error::msg)?;
+    let input = Box::new(std::io::BufReader::new(std::io::stdin()));
+    match serve_root(&world, session, input, &mut std::io::stdout(), &options, &|| world::stopped(&stop)) {
+        Ok(end) if end.lost.is_empty() => Ok(()),
+        Ok(end) => {
+            // A rank that hangs would hold up MPI's orderly end for ever: end the job instead.
+            let lost: Vec<String> = end.lost.iter().map(|(rank, _)| format!("rank {rank}")).collect();
+            eprintln!("error: {} did not answer; ending the job", lost.join(", "));
+            world.abort(1)
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            world.abort(1)
+        }
+    }
+}
+
+/// One rank's engine session, wired as `bastion uci` wires its own: tablebases (`SyzygyPath`,
+/// `BastionTBPath`), opening book and mate solver.
+fn session(out: Tap) -> UciSession {
+    super::uci::session(out)
 }

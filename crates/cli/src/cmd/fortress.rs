@@ -9,9 +9,10 @@ use anyhow::{bail, Context, Result};
 use bastion_fortress::labels::read_labelled;
 use bastion_fortress::suite::{parse_resume, remaining, suite_config};
 use bastion_fortress::{
-    analyse_with_progress, write_plot, Analysis, Config, PlotFormat, PlotKind, ProbeConfig, SuiteReport, SuiteRow,
+    analyse_with, write_plot, Analysis, Config, Hooks, PlotFormat, PlotKind, ProbeConfig, SuiteReport, SuiteRow,
     Thresholds,
 };
+use bastion_tablebase::Probers;
 use bastion_uci_client::Engine;
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -30,9 +31,10 @@ pub struct FortressArgs {
     /// K: number of best moves followed (MultiPV).
     #[arg(long = "moves", default_value_t = Config::default().multipv)]
     moves: u32,
-    /// UCI engine command line (default: this binary, which speaks UCI).
-    #[arg(long)]
-    engine: Option<String>,
+    /// UCI engine command line (default: this binary, which speaks UCI). Give it
+    /// twice or more to compare engines: each one's verdict, and whether they agree.
+    #[arg(long = "engine")]
+    engines: Vec<String>,
     /// Engine option NAME=VALUE (repeatable), e.g. --option Threads=1.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     options: Vec<String>,
@@ -86,6 +88,19 @@ pub struct FortressArgs {
     /// Progress test: irreversible changes followed when the edge holds.
     #[arg(long, default_value_t = ProbeConfig::default().stages)]
     probe_stages: u32,
+    /// Progress test: moves left tried once more when every k collapses although
+    /// the curves rise (a slow win); 0 disables.
+    #[arg(long, default_value_t = ProbeConfig::default().extend)]
+    probe_extend: u32,
+    /// Directory holding Syzygy WDL/DTZ files (`*.rtbw`, `*.rtbz`): positions they
+    /// cover (the position, or one the progress test reaches after a capture or pawn
+    /// move) are decided by the tables' value.
+    #[arg(long, value_name = "DIR")]
+    syzygy_dir: Option<PathBuf>,
+    /// Directory holding Bastion DTM tablebase files (`*.btb`, made by `bastion tb`),
+    /// used like --syzygy-dir (and first where both cover a position).
+    #[arg(long, value_name = "DIR")]
+    tb_dir: Option<PathBuf>,
     /// Time limit for one engine search in seconds (depths reached are kept).
     #[arg(long, default_value_t = 120)]
     search_limit: u64,
@@ -115,10 +130,15 @@ pub fn run(args: FortressArgs) -> Result<()> {
     for path in [&args.plot, &args.time_plot].into_iter().flatten() {
         plot_format(path)?;
     }
-    let mut engine = start_engine(&args)?;
+    let tables = open_tables(&args)?;
+    if args.engines.len() > 1 {
+        return run_engines(fen, &args, &config, tables.as_ref());
+    }
+    let mut engine = start_engine(&args, args.engines.first())?;
     let bar = spinner(args.json);
+    let hooks = Hooks { tablebase: tables.as_ref().map(|t| t as _), ..Hooks::default() };
     let analysis =
-        analyse_with_progress(fen, &config, &mut engine, &mut |s| bar.set_message(s.describe(config.max_depth)))?;
+        analyse_with(fen, &config, &mut engine, hooks, &mut |s| bar.set_message(s.describe(config.max_depth)))?;
     bar.finish_and_clear();
     if let Some(path) = &args.plot {
         save_plot(&analysis, PlotKind::Evaluations, path)?;
@@ -157,14 +177,74 @@ fn config_of(args: &FortressArgs) -> Config {
             enabled: !args.no_probe,
             moves: args.probe_moves.clone(),
             stages: args.probe_stages,
+            extend: args.probe_extend,
             ..ProbeConfig::default()
         },
         ..Config::default()
     }
 }
 
-fn start_engine(args: &FortressArgs) -> Result<Engine> {
-    let mut engine = match &args.engine {
+/// The tables named by --tb-dir and --syzygy-dir, if any.
+fn open_tables(args: &FortressArgs) -> Result<Option<Probers>> {
+    if args.tb_dir.is_none() && args.syzygy_dir.is_none() {
+        return Ok(None);
+    }
+    let dtm: Vec<&Path> = args.tb_dir.iter().map(PathBuf::as_path).collect();
+    let probers = Probers::open(&dtm, args.syzygy_dir.as_deref()).context("opening endgame tables")?;
+    Ok(Some(probers))
+}
+
+/// One engine's verdict in a comparison of several.
+#[derive(serde::Serialize)]
+struct EngineVerdict {
+    /// The command line given.
+    command: String,
+    /// The whole analysis.
+    analysis: Analysis,
+}
+
+/// Analyses `fen` with every engine in turn and reports whether the verdicts agree.
+fn run_engines(fen: &str, args: &FortressArgs, config: &Config, tables: Option<&Probers>) -> Result<()> {
+    if args.plot.is_some() || args.time_plot.is_some() {
+        bail!("--plot and --time-plot take one engine");
+    }
+    let mut results = Vec::new();
+    for cmd in &args.engines {
+        let mut engine = start_engine(args, Some(cmd))?;
+        let bar = spinner(args.json);
+        let hooks = Hooks { tablebase: tables.map(|t| t as _), ..Hooks::default() };
+        let analysis = analyse_with(fen, config, &mut engine, hooks, &mut |s| {
+            bar.set_message(format!("{cmd}: {}", s.describe(config.max_depth)))
+        })
+        .with_context(|| format!("analysing with {cmd}"))?;
+        bar.finish_and_clear();
+        results.push(EngineVerdict { command: cmd.clone(), analysis });
+    }
+    let agree = results.windows(2).all(|w| w[0].analysis.verdict == w[1].analysis.verdict);
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&serde_json::json!({ "engines": results, "agree": agree }))?);
+        return Ok(());
+    }
+    for r in &results {
+        println!("== {} ({})", r.analysis.engine, r.command);
+        print!("{}", r.analysis.to_text());
+        println!();
+    }
+    println!("{}", agreement_line(&results, agree));
+    Ok(())
+}
+
+/// The closing line of an engine comparison.
+fn agreement_line(results: &[EngineVerdict], agree: bool) -> String {
+    let each: Vec<String> = results
+        .iter()
+        .map(|r| format!("{}: {} ({})", r.analysis.engine, r.analysis.verdict, r.analysis.evidence.basis))
+        .collect();
+    format!("engines {}: {}", if agree { "agree" } else { "DISAGREE" }, each.join("; "))
+}
+
+fn start_engine(args: &FortressArgs, command: Option<&String>) -> Result<Engine> {
+    let mut engine = match command {
         Some(cmd) => Engine::from_command_line(cmd).with_context(|| format!("starting engine {cmd:?}"))?,
         None => {
             // This very binary speaks UCI when run without arguments.
@@ -214,7 +294,11 @@ fn run_suite(path: &Path, args: &FortressArgs, config: &Config) -> Result<()> {
         rows = parse_resume(&text);
     }
     let todo = remaining(&set, &rows);
-    let mut engine = start_engine(args)?;
+    if args.engines.len() > 1 {
+        bail!("--suite runs one engine at a time");
+    }
+    let tables = open_tables(args)?;
+    let mut engine = start_engine(args, args.engines.first())?;
     let engine_name = engine.name().unwrap_or("unknown engine").to_owned();
     let bar = if args.json { ProgressBar::hidden() } else { ProgressBar::new(set.len() as u64) };
     bar.set_style(
@@ -233,7 +317,8 @@ fn run_suite(path: &Path, args: &FortressArgs, config: &Config) -> Result<()> {
     };
     for p in todo {
         bar.set_message(p.id.clone());
-        let a = analyse_with_progress(&p.fen, &config, &mut engine, &mut |_| {})
+        let hooks = Hooks { tablebase: tables.as_ref().map(|t| t as _), ..Hooks::default() };
+        let a = analyse_with(&p.fen, &config, &mut engine, hooks, &mut |_| {})
             .with_context(|| format!("analysing {}", p.id))?;
         let row = SuiteRow::new(p, &a);
         if let Some(f) = sink.as_mut() {
@@ -280,5 +365,24 @@ mod tests {
             let c = config_of(&Cli::parse_from(["fortress", FEN, "--probe-moves", bad]).args);
             assert!(c.validate().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn tables_extension_and_several_engines_parse() {
+        let cli = Cli::parse_from(["fortress", FEN, "--probe-extend", "12", "--engine", "a", "--engine", "b"]);
+        assert_eq!(config_of(&cli.args).probe.extend, 12);
+        assert_eq!(cli.args.engines, vec!["a".to_owned(), "b".to_owned()]);
+        assert!(open_tables(&cli.args).unwrap().is_none(), "no tables asked for");
+        // A table directory that holds no tables is a clear error, not a panic.
+        let empty = std::env::temp_dir().join(format!("bastion-fortress-no-tables-{}", std::process::id()));
+        std::fs::create_dir_all(&empty).unwrap();
+        let dir = empty.display().to_string();
+        let cli = Cli::parse_from(["fortress", FEN, "--syzygy-dir", dir.as_str()]);
+        let Err(err) = open_tables(&cli.args) else { panic!("an empty directory opened as tables") };
+        assert!(format!("{err:#}").contains("Syzygy"), "{err:#}");
+        let _ = std::fs::remove_dir(&empty);
+        // An extension not beyond the largest k is refused.
+        let c = config_of(&Cli::parse_from(["fortress", FEN, "--probe-extend", "5"]).args);
+        assert!(c.validate().is_err());
     }
 }

@@ -10,7 +10,9 @@ use bastion_tablebase::{stats, verify, Bitbase, Material, Metric, Tablebases};
 use clap::{Args, Subcommand};
 use std::path::{Path, PathBuf};
 
+mod speed;
 mod syzygy;
+use speed::SpeedArgs;
 use syzygy::SyzygyArgs;
 
 /// Arguments of `bastion tb`.
@@ -22,16 +24,18 @@ pub struct TbArgs {
 
 #[derive(Subcommand, Debug)]
 enum TbCommand {
-    /// Generate DTM (or, with --metric dtc, DTC) tables (sub-endings first; finished files are skipped).
+    /// Generate DTM (or, with --metric dtc|dtz, DTC or DTZ) tables (sub-endings first; finished files are skipped).
     Gen(GenArgs),
-    /// Value, DTM (or DTC with --metric dtc), every legal move's value and the optimal line of a position.
+    /// Value, DTM (or DTC, DTZ with --metric), every legal move's value and the optimal line of a position.
     Probe(ProbeArgs),
-    /// Wins/draws/losses per side to move, DTM (or DTC) histogram, longest win.
+    /// Wins/draws/losses per side to move, DTM (or DTC, DTZ) histogram, longest win.
     Stats(EndingArgs),
     /// Check every position against the minimax of its successors.
     Verify(VerifyArgs),
     /// Derive 2-bit WDL bitbases (`.bwdl`) from DTM tables.
-    Bitbase(EndingArgs),
+    Bitbase(BitbaseArgs),
+    /// Time bitbase WDL probes against DTM table probes on random positions.
+    Speed(SpeedArgs),
     /// Probe standard Syzygy WDL/DTZ files.
     Syzygy(SyzygyArgs),
 }
@@ -49,8 +53,11 @@ struct GenArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
-    /// What the tables count: dtm (plies to mate, files KRKN.btb) or dtc (plies to
-    /// a capture, promotion or mate that keeps the win, files KRKN.dtc.btb).
+    /// What the tables count: dtm (plies to mate, files KRKN.btb), dtc (plies to
+    /// a capture, promotion or mate that keeps the win, files KRKN.dtc.btb) or dtz
+    /// (plies to a capture, pawn move or mate that keeps the win, as Syzygy's DTZ
+    /// counts without its rounding, files KPK.dtz.btb; the DTM tables are made or
+    /// read first).
     #[arg(long, default_value = "dtm")]
     metric: Metric,
     /// Print one JSON document instead of text.
@@ -68,13 +75,23 @@ struct VerifyArgs {
 }
 
 #[derive(Args, Debug)]
+struct BitbaseArgs {
+    #[command(flatten)]
+    ending: EndingArgs,
+    /// Directory for the `.bwdl` files (default: --dir).
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
 struct ProbeArgs {
     /// Position in FEN.
     fen: String,
     /// Directory with the table files.
     #[arg(long, default_value = "tables")]
     dir: PathBuf,
-    /// Which tables to read: dtm (distance to mate) or dtc (distance to conversion).
+    /// Which tables to read: dtm (distance to mate), dtc (distance to conversion) or
+    /// dtz (distance to zeroing).
     #[arg(long, default_value = "dtm")]
     metric: Metric,
     /// Print one JSON document instead of text.
@@ -92,7 +109,8 @@ struct EndingArgs {
     /// Directory with the table files.
     #[arg(long, default_value = "tables")]
     dir: PathBuf,
-    /// Which tables to read: dtm (distance to mate) or dtc (distance to conversion).
+    /// Which tables to read: dtm (distance to mate), dtc (distance to conversion) or
+    /// dtz (distance to zeroing).
     #[arg(long, default_value = "dtm")]
     metric: Metric,
     /// Worker threads (default: all cores).
@@ -112,6 +130,7 @@ pub fn run(args: TbArgs) -> Result<()> {
         TbCommand::Verify(a) => with_threads(a.ending.threads, || verify_cmd(a)),
         TbCommand::Bitbase(a) => bitbase_cmd(a),
         TbCommand::Syzygy(a) => syzygy::run(a),
+        TbCommand::Speed(a) => speed::run(a),
     }
 }
 
@@ -262,12 +281,15 @@ fn verify_cmd(v: VerifyArgs) -> Result<()> {
     Ok(())
 }
 
-fn bitbase_cmd(a: EndingArgs) -> Result<()> {
+fn bitbase_cmd(args: BitbaseArgs) -> Result<()> {
+    let a = args.ending;
+    let dir = args.out.unwrap_or_else(|| a.dir.clone());
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     let mut out = Vec::new();
     for m in files_for(&a)? {
         let t = open_table(&a.dir, &m, a.metric)?.load()?;
         let b = Bitbase::from_table(&t);
-        let path = b.write(&a.dir)?;
+        let path = b.write(&dir)?;
         if !a.json {
             println!("{:<7} {} ({} bytes)", m.name(), path.display(), b.bytes());
         }

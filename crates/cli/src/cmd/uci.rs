@@ -2,7 +2,7 @@
 //!
 //! Plugs Bastion's tablebases into the engine: `SyzygyPath` loads Syzygy tables (WDL in
 //! the search, DTZ to rank the root moves), `BastionTBPath` our own DTM tables (exact mate
-//! distances); both may be set.
+//! distances) and 2-bit WDL bitbases (memory-mapped); both options may be set.
 
 use anyhow::Result;
 use bastion_core::{Move, Position, TablebaseProbe};
@@ -43,12 +43,18 @@ fn loader() -> bastion_engine::protocol::TbLoader {
 
 /// Runs the engine on stdin/stdout until `quit` or end of input.
 pub fn run(_args: UciArgs) -> Result<()> {
-    bastion_engine::protocol::UciSession::new(std::io::stdout())
+    session(std::io::stdout()).run(std::io::stdin().lock());
+    Ok(())
+}
+
+/// An engine session writing to `out`, wired as the `bastion` binary wires it: tablebases
+/// (`SyzygyPath`, `BastionTBPath`), the opening book and the mate solver. `bastion cluster
+/// uci` gives each rank one.
+pub(crate) fn session<W: std::io::Write + Send + 'static>(out: W) -> bastion_engine::protocol::UciSession<W> {
+    bastion_engine::protocol::UciSession::new(out)
         .with_tablebase_loader(loader())
         .with_book_loader(book_loader())
         .with_mate_prover(Arc::new(SolverProver))
-        .run(std::io::stdin().lock());
-    Ok(())
 }
 
 /// The mate solver behind the engine's mate-sequence optimizer (option MateSolver).

@@ -203,7 +203,7 @@ impl Worker {
         }
         let excluded = self.stack[ply].excluded;
         let key = if excluded.is_null() { pos.key() } else { pos.key() ^ EXCLUSION_KEY ^ excluded.raw() as u64 };
-        let entry = sh.tt.probe(key);
+        let entry = if p.transposition_table { sh.tt.probe(key) } else { None };
         let tt_move = if root {
             self.root_moves[self.pv_idx].mv
         } else {
@@ -231,7 +231,11 @@ impl Worker {
 
         // Tablebase probe: exact mate distances where the tables have them, else
         // WDL right after captures/pawn moves (where it is exact), as far as the
-        // Syzygy options allow.
+        // Syzygy options allow. A WDL bound that does not cut the window still holds
+        // on a PV node, as in Stockfish: a table win is the node's floor, a table
+        // loss its ceiling, so a searched material score cannot replace the table's.
+        let mut tb_floor = -INFINITE;
+        let mut tb_ceiling = INFINITE;
         if let Some(tb) = sh.tb {
             if !root && excluded.is_null() && pos.castling().is_empty() && pos.occupied().count() <= tb.max_pieces() {
                 if let Some(d) = tb.probe_dtm(pos) {
@@ -267,16 +271,26 @@ impl Worker {
                         || (bound == Bound::Lower && v >= beta)
                         || (bound == Bound::Upper && v <= alpha)
                     {
-                        sh.tt.store(
-                            key,
-                            Move::NULL,
-                            to_tt(v, ply),
-                            NO_EVAL.max(-32000),
-                            (depth + 6).min(120),
-                            bound,
-                            PV,
-                        );
+                        if p.transposition_table {
+                            sh.tt.store(
+                                key,
+                                Move::NULL,
+                                to_tt(v, ply),
+                                NO_EVAL.max(-32000),
+                                (depth + 6).min(120),
+                                bound,
+                                PV,
+                            );
+                        }
                         return v;
+                    }
+                    if PV {
+                        if bound == Bound::Lower {
+                            tb_floor = v;
+                            alpha = alpha.max(v);
+                        } else {
+                            tb_ceiling = v;
+                        }
                     }
                 }
             }
@@ -359,7 +373,11 @@ impl Worker {
                 // Few legal moves smell of zugzwang, where passing is no lower bound.
                 && pos.count_legal_moves() > 3
             {
-                let mut r = 3 + depth / 4 + ((eval_est - beta) / margins.nmp_eval_div).min(3);
+                let mut r = if p.null_move_reduction > 0 {
+                    p.null_move_reduction
+                } else {
+                    3 + depth / 4 + ((eval_est - beta) / margins.nmp_eval_div).min(3)
+                };
                 if p.adaptive_depth_control && self.stack[ply].late_pv_subtree {
                     r += 1;
                 }
@@ -394,7 +412,7 @@ impl Worker {
         }
 
         // Enhanced transposition cutoff: a child already known to refute us.
-        if p.enhanced_tt_cutoff && !PV && depth > 2 && excluded.is_null() && !root {
+        if p.enhanced_tt_cutoff && p.transposition_table && !PV && depth > 2 && excluded.is_null() && !root {
             for m in pos.legal_moves().iter().copied() {
                 let child = pos.play(m);
                 if let Some(e) = sh.tt.probe(child.key()) {
@@ -425,7 +443,7 @@ impl Worker {
             if root { self.root_moves[self.pv_idx..].iter().map(|r| r.mv).collect() } else { Vec::new() };
         let mut root_i = 0;
 
-        let mut best = -INFINITE;
+        let mut best = tb_floor;
         let mut best_move = Move::NULL;
         let mut move_count = 0usize;
         let mut quiets = MoveList::new();
@@ -655,6 +673,7 @@ impl Worker {
         if best >= beta && !best_move.is_null() {
             self.update_histories(pos, ply, best_move, depth, &quiets, &captures);
         }
+        best = best.min(tb_ceiling);
         if excluded.is_null() && !(root && self.pv_idx > 0) {
             let bound = if best >= beta {
                 Bound::Lower
@@ -665,7 +684,9 @@ impl Worker {
             };
             // The table keeps the raw evaluation: corrections change as the search learns.
             let se = if raw_eval == NO_EVAL { 0 } else { raw_eval };
-            sh.tt.store(key, best_move, to_tt(best, ply), se, depth, bound, tt_pv);
+            if p.transposition_table {
+                sh.tt.store(key, best_move, to_tt(best, ply), se, depth, bound, tt_pv);
+            }
             let quiet_best = best_move.is_null() || (!is_capture(pos, best_move) && !best_move.is_promotion());
             // Only a bound that says more than the static evaluation corrects it.
             let informative = match bound {

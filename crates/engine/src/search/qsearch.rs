@@ -39,7 +39,8 @@ impl Worker {
         if ply >= MAX_PLY - 4 {
             return if in_check { 0 } else { self.evaluate(sh, pos, ply) };
         }
-        let entry = sh.tt.probe(pos.key());
+        let use_tt = self.params.transposition_table;
+        let entry = if use_tt { sh.tt.probe(pos.key()) } else { None };
         let tt_score = entry.map_or(-INFINITE, |e| from_tt(e.score, ply));
         if let Some(e) = entry {
             if !PV
@@ -82,7 +83,7 @@ impl Worker {
                 }
             }
             if best >= beta {
-                if entry.is_none() {
+                if entry.is_none() && use_tt {
                     sh.tt.store(pos.key(), Move::NULL, to_tt(best, ply), raw_eval, -1, Bound::Lower, false);
                 }
                 return best;
@@ -191,7 +192,9 @@ impl Worker {
             return mated_in(ply);
         }
         let bound = if best >= beta { Bound::Lower } else { Bound::Upper };
-        sh.tt.store(pos.key(), best_move, to_tt(best, ply), raw_eval, 0, bound, PV);
+        if use_tt {
+            sh.tt.store(pos.key(), best_move, to_tt(best, ply), raw_eval, 0, bound, PV);
+        }
         best
     }
 }

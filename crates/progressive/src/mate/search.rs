@@ -16,6 +16,8 @@ use bastion_core::Move;
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// Hasher for keys that are already random (Zobrist keys).
@@ -76,6 +78,9 @@ pub struct MateOptions {
     pub node_limit: Option<u64>,
     /// Override of x/y per move for the A* path cost.
     pub g_per_move: Option<f32>,
+    /// Set by another thread to end the search at once (outcome unknown), as a
+    /// client that goes away ends its job.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Default for MateOptions {
@@ -88,6 +93,7 @@ impl Default for MateOptions {
             time_limit: Duration::from_secs(10),
             node_limit: None,
             g_per_move: None,
+            stop: None,
         }
     }
 }
@@ -96,6 +102,11 @@ impl MateOptions {
     /// The default search with another time limit.
     pub fn with_time(t: Duration) -> MateOptions {
         MateOptions { time_limit: t, ..MateOptions::default() }
+    }
+
+    /// True once [`MateOptions::stop`] is set.
+    pub fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
     }
 }
 
@@ -191,7 +202,7 @@ pub fn find_mate(root: &SeriesPosition, opts: &MateOptions) -> MateResult {
     let mut expansions = 0u64;
     while let Some(Entry { node, .. }) = open.pop() {
         expansions += 1;
-        if expansions.is_multiple_of(256) && start.elapsed() >= opts.time_limit {
+        if expansions.is_multiple_of(256) && (start.elapsed() >= opts.time_limit || opts.stopped()) {
             return done(MateOutcome::Unknown, None, nodes);
         }
         if opts.node_limit.is_some_and(|l| nodes >= l) {

@@ -7,6 +7,8 @@ use crate::error::ProgressiveError;
 use crate::eval::EvalOptions;
 use crate::mate::MateOptions;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Score noise (pawns) of [`PlayerOptions::varied`]: enough that self-play
@@ -42,6 +44,10 @@ pub struct PlayerOptions {
     /// play by the placement planner of [`crate::endgame`] instead of the
     /// series search (needs `eval.endgame`).
     pub planner: bool,
+    /// Set by another thread to end the turn's search at once: the player then
+    /// returns the best series it has (at least one legal series), as a client
+    /// that goes away ends its job.
+    pub stop: Option<Arc<AtomicBool>>,
 }
 
 impl Default for PlayerOptions {
@@ -59,6 +65,7 @@ impl Default for PlayerOptions {
             skip_mate_search: false,
             prevent_mates: true,
             planner: true,
+            stop: None,
         }
     }
 }
@@ -67,6 +74,17 @@ impl PlayerOptions {
     /// The defaults with `time` per turn.
     pub fn with_time(time: Duration) -> PlayerOptions {
         PlayerOptions { time, mate: MateOptions::with_time(time), ..PlayerOptions::default() }
+    }
+
+    /// True once [`PlayerOptions::stop`] is set.
+    pub fn stopped(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.load(Ordering::Relaxed))
+    }
+
+    /// The mate finder's settings for one phase of a turn: [`PlayerOptions::mate`]
+    /// with `time` and this player's stop flag.
+    pub(crate) fn mate_for(&self, time: Duration) -> MateOptions {
+        MateOptions { time_limit: time, stop: self.stop.clone(), ..self.mate.clone() }
     }
 
     /// The defaults with `time` per turn, random seed `seed` and

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Reruns the measurements of docs/experiments.md one after another, each single-threaded, so
+# that on a shared machine only one core is used. Fixed nodes or fixed depth wherever the seed's
+# protocol allows it, so that the figures repeat exactly whatever the load; the timed rows say so.
+#
+# Usage: scripts/experiments/run_all.sh OUT_DIR [SECTION...]
+#   sections: ablation etc adc solver krk fortress suites suites-time progressive wac-time
+#   (default: all but the last)
+#   BASTION  engine binary (default target/debug/bastion)
+#   DATA     shared data (default ../shared/data)
+#   STOCKFISH, ETHEREAL  other engines (default /usr/games/stockfish, /usr/games/ethereal-chess)
+set -euo pipefail
+out=${1:?usage: run_all.sh OUT_DIR [SECTION...]}
+shift
+sections=${*:-ablation etc adc solver krk fortress suites suites-time progressive}
+here=$(cd "$(dirname "$0")" && pwd)
+B=${BASTION:-target/debug/bastion}
+DATA=${DATA:-../shared/data}
+SF=${STOCKFISH:-/usr/games/stockfish}
+ETH=${ETHEREAL:-/usr/games/ethereal-chess}
+mkdir -p "$out"
+log() { echo "$(date -u +%H:%M:%S) $*"; }
+
+for section in $sections; do
+  log "start $section (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+  case $section in
+  ablation)
+    BASTION=$B EPD=$DATA/epd/wac.epd "$here/ablation.sh" "$out/ablation-250k" 250000 ;;
+  etc)
+    python3 "$here/fixed_depth.py" --engine "$B uci" --epd "$DATA/epd/wac.epd" --depth 5 --depth 9 \
+      --config base: --config etc:EnhancedTTCutoff=true > "$out/etc-wac-d5-d9.jsonl"
+    python3 "$here/fixed_depth.py" --engine "$B uci" --epd "$DATA/epd/wac.epd" --depth 13 --limit 100 \
+      --config base: --config etc:EnhancedTTCutoff=true > "$out/etc-wac-d13.jsonl" ;;
+  adc)
+    # The first 10 mates of each length 5-11 of mates2000; the mate prover is switched off so
+    # that the moves are the search's own.
+    for n in 5 6 7 8 9 10 11; do grep -m 10 "bm #$n;" "$DATA/epd/mates2000.epd"; done \
+      > "$out/mates5-11.epd"
+    python3 "$here/fixed_depth.py" --engine "$B uci" --epd "$out/mates5-11.epd" --depth 18 \
+      --config base:MateSolver=false --config adc:MateSolver=false,AdaptiveDepthControl=true \
+      > "$out/adc-mates-d18.jsonl" ;;
+  solver)
+    "$B" solve --epd "$DATA/epd/mates2000.epd" --min-mate 6 --max-mate 6 --mates-only --csv \
+      > "$out/solver-m6.csv" 2>/dev/null
+    # Per iteration (Table 6.4): "#k" for k = 1..6 proves no shorter mate and costs the
+    # iterations 1..k, so differences give each iteration's nodes. The hardest #6 by nodes:
+    line=$(sort -t, -k7,7n "$out/solver-m6.csv" | tail -1 | cut -d, -f1)   # a line of the file
+    sed -n "${line}p" "$DATA/epd/mates2000.epd" > "$out/m6-hardest.epd"
+    for k in 1 2 3 4 5 6; do
+      sed "s/bm #6;/bm #$k;/" "$out/m6-hardest.epd" > "$out/m6-hardest-$k.epd"
+      "$B" solve --epd "$out/m6-hardest-$k.epd" --csv --time-limit 120 2>/dev/null | tail -1
+    done > "$out/solver-m6-iterations.csv" ;;
+  krk)
+    "$B" tb gen KRK --dir "$out/tables" --threads 1 > /dev/null
+    probe="$B tb probe --dir $out/tables --json"
+    python3 "$here/krk.py" --engine "$B uci" --games 100 --depth 10 --seed 1 --probe "$probe" \
+      > "$out/krk-d10.jsonl"
+    python3 "$here/krk.py" --engine "$B uci" --games 100 --depth 10 --seed 1 --probe "$probe" \
+      --option "EvalFile=<empty>" > "$out/krk-d10-handwritten.jsonl" ;;
+  fortress)
+    tsv=crates/fortress/tests/data/seed_figures.tsv
+    grep -v '^#' "$tsv" | while IFS=$'\t' read -r id fen _; do
+      "$B" fortress "$fen" --max-depth 14 --no-breakthrough --option Threads=1 --json < /dev/null \
+        --plot "$out/fortress-$id-bastion.svg" --time-plot "$out/fortress-$id-bastion-time.svg" \
+        > "$out/fortress-$id-bastion.json"
+      "$B" fortress "$fen" --max-depth 14 --no-breakthrough --engine "$SF" --option Threads=1 --json < /dev/null \
+        --plot "$out/fortress-$id-stockfish.svg" --time-plot "$out/fortress-$id-stockfish-time.svg" \
+        > "$out/fortress-$id-stockfish.json"
+    done ;;
+  suites)
+    # Every engine at the same fixed node budget, one thread, 64 MB.
+    for suite in bratko-kopec bt2630 lct2 kaufman; do
+      for e in "bastion:$B uci" "stockfish:$SF" "ethereal:$ETH"; do
+        "$B" epd "$DATA/epd/$suite.epd" --engine "${e#*:}" --nodes 1000000 --threads 1 --hash 64 \
+          --json > "$out/suite-$suite-${e%%:*}-1M.json"
+      done
+    done
+    for e in "stockfish:$SF" "ethereal:$ETH"; do
+      "$B" epd "$DATA/epd/wac.epd" --engine "${e#*:}" --nodes 250000 --threads 1 --hash 64 \
+        --json > "$out/suite-wac-${e%%:*}-250k.json"
+    done ;;
+  suites-time)
+    # Ethereal 12 stops after depth 1 under `go nodes`, so the engines are also compared at a
+    # fixed time a position (timed: the load matters).
+    for suite in bratko-kopec bt2630 lct2 kaufman; do
+      for e in "bastion:$B uci" "stockfish:$SF" "ethereal:$ETH"; do
+        "$B" epd "$DATA/epd/$suite.epd" --engine "${e#*:}" --time 1s --threads 1 --hash 64 \
+          --json > "$out/suite-$suite-${e%%:*}-1s.json"
+      done
+    done ;;
+  progressive)
+    tests=crates/progressive/tests/data/mates.txt
+    for v in astar best-first; do
+      for h in coverage manhattan squares figures baseline; do
+        "$B" progressive bench-mates "$tests" --per-length 10 --time 2 --heuristic $h --variant $v \
+          --json > "$out/prog-$v-$h.json"
+      done
+    done
+    "$B" progressive bench-mates "$tests" --per-length 10 --time 2 --no-promotion --json > "$out/prog-astar-coverage-nopromo.json"
+    "$B" progressive bench-mates "$tests" --per-length 10 --time 2 --no-pin --json > "$out/prog-astar-coverage-nopin.json" ;;
+  wac-time)
+    "$B" epd "$DATA/epd/wac.epd" --engine "$B uci" --time 2s --times 0.5,1,2 --threads 1 --hash 64 \
+      --json > "$out/wac-2s.json" ;;
+  *) echo "unknown section $section" >&2; exit 2 ;;
+  esac
+  log "done $section (load: $(cut -d' ' -f1-3 /proc/loadavg))"
+done
