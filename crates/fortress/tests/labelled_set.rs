@@ -137,7 +137,7 @@ fn a_slow_kpk_win_holds_at_the_extended_k() {
     let p = set.iter().find(|p| p.id == "kpk_55").expect("kpk_55 is in the set");
     let bin = bastion_test_engine::cargo_bin("bastion-cli", "bastion");
     let mut e = bastion_uci_client::Engine::spawn(&bin.display().to_string(), &[]).expect("bastion speaks UCI");
-    let cfg = Config { breakthrough: false, ..Config::default() };
+    let cfg = Config { max_depth: 14, breakthrough: false, ..Config::default() };
     let a = analyse(&p.fen, &cfg, &mut e).unwrap();
     assert_eq!(a.verdict, Verdict::Progress, "{}", a.evidence.reason);
     let test = a.progress_test.expect("the test ran");
