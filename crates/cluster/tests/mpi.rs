@@ -5,20 +5,14 @@
 //! `BASTION_MPI_BIN`; `scripts/ci-mpi.sh` provides both and runs them with `-- --ignored`.
 #![cfg(feature = "mpi")]
 
+mod common;
+
+use common::{bastion, mpirun};
 use std::io::{BufRead, BufReader};
-use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
-
-fn bastion() -> PathBuf {
-    let path = std::env::var_os("BASTION_MPI_BIN")
-        .map(PathBuf::from)
-        .expect("BASTION_MPI_BIN must name a bastion built with --features mpi (scripts/ci-mpi.sh sets it)");
-    assert!(path.is_file(), "BASTION_MPI_BIN={} is not a file", path.display());
-    path
-}
 
 fn suite() -> String {
     format!("{}/tests/data/wac12.epd", env!("CARGO_MANIFEST_DIR"))
@@ -27,18 +21,6 @@ fn suite() -> String {
 /// The engine every rank starts: the same binary's UCI engine.
 fn engine() -> String {
     format!("'{}' uci", bastion().display())
-}
-
-/// `mpirun -np N` (oversubscribed: the CI machine may have fewer cores) running `bastion args`.
-fn mpirun(ranks: usize, args: &[&str]) -> Command {
-    let mut c = Command::new("mpirun");
-    c.args(["--oversubscribe", "-np", &ranks.to_string()])
-        .arg(bastion())
-        .args(args)
-        // Containers often run as root, which mpirun refuses without these.
-        .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
-    c
 }
 
 /// Runs `c`, failing the test (instead of hanging it) after `limit`.

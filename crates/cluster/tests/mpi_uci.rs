@@ -7,9 +7,13 @@
 //! `BASTION_MPI_BIN`; `scripts/ci-mpi.sh` provides both and runs them with `-- --ignored`.
 #![cfg(feature = "mpi")]
 
+mod common;
+
+use common::mpirun;
+
 use bastion_core::Position;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::PathBuf;
+
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver};
 use std::sync::{Arc, Mutex};
@@ -18,14 +22,6 @@ use std::time::{Duration, Instant};
 
 /// Generous: the tests check what happens, never how fast (four ranks share two cores).
 const LIMIT: Duration = Duration::from_secs(120);
-
-fn bastion() -> PathBuf {
-    let path = std::env::var_os("BASTION_MPI_BIN")
-        .map(PathBuf::from)
-        .expect("BASTION_MPI_BIN must name a bastion built with --features mpi (scripts/ci-mpi.sh sets it)");
-    assert!(path.is_file(), "BASTION_MPI_BIN={} is not a file", path.display());
-    path
-}
 
 /// A GUI talking to `mpirun -np N bastion cluster uci`.
 struct Gui {
@@ -38,14 +34,8 @@ struct Gui {
 impl Gui {
     /// `mpirun -np ranks bastion cluster uci --log-votes options…`.
     fn start(ranks: usize, options: &[&str]) -> Gui {
-        let mut child = Command::new("mpirun")
-            .args(["--oversubscribe", "-np", &ranks.to_string()])
-            .arg(bastion())
-            .args(["cluster", "uci", "--log-votes"])
+        let mut child = mpirun(ranks, &["cluster", "uci", "--log-votes"])
             .args(options)
-            // Containers often run as root, which mpirun refuses without these.
-            .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-            .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -57,16 +57,11 @@ impl TableValue {
     }
 }
 
-/// Men on the board, kings included.
-pub fn men(pos: &Position) -> u32 {
-    pos.occupied().count()
-}
-
 /// The tables' value of `pos`, reached by `line` (SAN) from the analysed
 /// position, when the tables cover it: no more men than they hold and no
 /// castling rights (which no table encodes).
 pub fn lookup(tb: &dyn TablebaseProbe, pos: &Position, line: &[String]) -> Option<TableValue> {
-    let n = men(pos);
+    let n = pos.occupied().count();
     if n > tb.max_pieces() || !pos.castling().is_empty() {
         return None;
     }
@@ -143,7 +138,7 @@ mod tests {
             self.max
         }
         fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
-            (men(pos) <= self.max).then_some(self.wdl)
+            (pos.occupied().count() <= self.max).then_some(self.wdl)
         }
         fn probe_dtm(&self, _pos: &Position) -> Option<i32> {
             self.dtm

@@ -1,23 +1,16 @@
 //! The whole analysis against a scripted engine: deterministic checks of the
 //! verdicts, the breakthrough search, fortress avoidance and the plots.
 
-use std::path::PathBuf;
-
 use bastion_fortress::{analyse, render_png, render_svg, render_time_svg, Config, Eval, PlotKind, Verdict};
 use bastion_uci_client::Engine;
 
 /// Wrong-bishop KBPK: White is 4 points up.
 const KBPK: &str = "8/k7/8/P7/8/2K5/3B4/8 w - - 0 1";
 
-fn engine(scenario: &str) -> (Engine, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("bastion-fortress-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let name = format!("{:x}.txt", scenario.len() * 31 + scenario.bytes().map(usize::from).sum::<usize>());
-    let path = dir.join(name);
-    std::fs::write(&path, scenario).unwrap();
-    let exe = bastion_test_engine::path().display().to_string();
-    let e = Engine::spawn(&exe, &["--scenario".to_owned(), path.display().to_string()]).expect("fake engine starts");
-    (e, path)
+/// The scripted engine playing `scenario` (see `bastion-test-engine`).
+fn engine(scenario: &str) -> Engine {
+    let cmd = bastion_test_engine::scenario_command(scenario);
+    Engine::spawn(&cmd[0], &cmd[1..]).expect("fake engine starts")
 }
 
 fn config(depth: u32) -> Config {
@@ -26,7 +19,7 @@ fn config(depth: u32) -> Config {
 
 #[test]
 fn flat_close_curves_are_a_fortress_and_bounds_are_ignored() {
-    let (mut e, _) = engine("default 30 0\n");
+    let mut e = engine("default 30 0\n");
     let a = analyse(KBPK, &Config { breakthrough: false, ..config(12) }, &mut e).unwrap();
     assert_eq!(a.verdict, Verdict::Fortress, "{:?}", a.evidence);
     assert_eq!(a.curves.len(), 5);
@@ -44,7 +37,7 @@ fn flat_close_curves_are_a_fortress_and_bounds_are_ignored() {
 
 #[test]
 fn rising_curves_are_progress() {
-    let (mut e, _) = engine("default 100 20\n");
+    let mut e = engine("default 100 20\n");
     let a = analyse(KBPK, &config(12), &mut e).unwrap();
     assert_eq!(a.verdict, Verdict::Progress, "{:?}", a.evidence);
     assert!(a.evidence.rise > 0.9);
@@ -54,7 +47,7 @@ fn rising_curves_are_progress() {
 #[test]
 fn black_to_move_scores_are_turned_to_whites_view() {
     // Black to move and losing more with depth: White's view rises.
-    let (mut e, _) = engine("default -100 -20\n");
+    let mut e = engine("default -100 -20\n");
     let a = analyse("1k6/8/8/P7/8/4B3/3K4/8 b - - 0 1", &config(10), &mut e).unwrap();
     assert_eq!(a.verdict, Verdict::Progress, "{:?}", a.evidence);
     assert_eq!(a.principal.last().unwrap().eval, Eval::Cp(300));
@@ -62,7 +55,7 @@ fn black_to_move_scores_are_turned_to_whites_view() {
 
 #[test]
 fn a_mate_score_is_progress() {
-    let (mut e, _) = engine("default 150 0\nmate - c3b4 9 14\n");
+    let mut e = engine("default 150 0\nmate - c3b4 9 14\n");
     let a = analyse(KBPK, &config(12), &mut e).unwrap();
     assert_eq!(a.verdict, Verdict::Progress);
     assert_eq!(a.evidence.mate, Some(14));
@@ -73,9 +66,9 @@ fn a_mate_score_is_progress() {
 
 #[test]
 fn wobble_within_tolerance_is_flat_beyond_it_is_not() {
-    let (mut e, _) = engine("default 40 0\nwobble 10\n");
+    let mut e = engine("default 40 0\nwobble 10\n");
     assert_eq!(analyse(KBPK, &config(12), &mut e).unwrap().verdict, Verdict::Fortress);
-    let (mut e, _) = engine("default 40 0\nwobble 40\n");
+    let mut e = engine("default 40 0\nwobble 40\n");
     let a = analyse(KBPK, &config(12), &mut e).unwrap();
     assert_eq!(a.verdict, Verdict::Unclear, "{:?}", a.evidence);
     assert!((a.evidence.range - 0.8).abs() < 1e-9);
@@ -85,7 +78,7 @@ fn wobble_within_tolerance_is_flat_beyond_it_is_not() {
 fn breakthrough_search_finds_the_rising_move_and_checks_replies() {
     // Every root move is flat, but after Be3 Black's every reply gets worse
     // with depth (Fig. 5/6 in miniature); after Kb4 only a shallow jump.
-    let (mut e, _) = engine("default 30 0\npathdefault d2e3 100 -15\npathdefault c3b4 -500 0\n");
+    let mut e = engine("default 30 0\npathdefault d2e3 100 -15\npathdefault c3b4 -500 0\n");
     let a = analyse(KBPK, &config(12), &mut e).unwrap();
     assert_eq!(a.verdict, Verdict::Fortress);
     assert!(a.breakthrough_searched);
@@ -108,7 +101,7 @@ fn avoidance_flags_a_best_move_into_a_fortress() {
     // little less but keeps rising afterwards.
     let scenario = "default 0 0\nmove - c3b4 150 0\nmove - d2e3 120 0\n\
                     pathdefault c3b4 -120 0\npathdefault d2e3 -50 -10\n";
-    let (mut e, _) = engine(scenario);
+    let mut e = engine(scenario);
     // The scripted engine knows no fifty-move rule (it scores positions set
     // up by FEN with the root formula), so the progress test is off here.
     let probe = bastion_fortress::ProbeConfig { enabled: false, ..Default::default() };
@@ -123,7 +116,7 @@ fn avoidance_flags_a_best_move_into_a_fortress() {
 
 #[test]
 fn plots_render_as_svg_and_png() {
-    let (mut e, _) = engine("default 30 0\npathdefault d2e3 100 -15\n");
+    let mut e = engine("default 30 0\npathdefault d2e3 100 -15\n");
     let a = analyse(KBPK, &config(10), &mut e).unwrap();
     let svg = render_svg(&a);
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
@@ -142,7 +135,7 @@ fn plots_render_as_svg_and_png() {
 
 #[test]
 fn bad_input_is_an_error_not_a_panic() {
-    let (mut e, _) = engine("default 0 0\n");
+    let mut e = engine("default 0 0\n");
     assert!(analyse("not a fen", &config(6), &mut e).is_err());
     let mated = "k7/1Q6/1K6/8/8/8/8/8 b - - 0 1";
     assert!(matches!(analyse(mated, &config(6), &mut e), Err(bastion_fortress::FortressError::NoLegalMoves)));
@@ -152,7 +145,7 @@ fn bad_input_is_an_error_not_a_panic() {
 
 #[test]
 fn json_round_trips() {
-    let (mut e, _) = engine("default 30 0\n");
+    let mut e = engine("default 30 0\n");
     let a = analyse(KBPK, &config(8), &mut e).unwrap();
     let text = serde_json::to_string(&a).unwrap();
     let back: bastion_fortress::Analysis = serde_json::from_str(&text).unwrap();

@@ -2,7 +2,6 @@
 //! where they cover the position or the progress test's line, and a stop flag.
 //! Against the scripted engine, with tables that answer one fixed value.
 
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use bastion_core::{Position, TablebaseProbe, Wdl};
@@ -24,15 +23,10 @@ impl TablebaseProbe for Fixed {
     }
 }
 
-fn engine(scenario: &str) -> (Engine, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("bastion-fortress-hooks-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let name = format!("{:x}.txt", scenario.len() * 31 + scenario.bytes().map(usize::from).sum::<usize>());
-    let path = dir.join(name);
-    std::fs::write(&path, scenario).unwrap();
-    let exe = bastion_test_engine::path().display().to_string();
-    let e = Engine::spawn(&exe, &["--scenario".to_owned(), path.display().to_string()]).expect("fake engine starts");
-    (e, path)
+/// The scripted engine playing `scenario` (see `bastion-test-engine`).
+fn engine(scenario: &str) -> Engine {
+    let cmd = bastion_test_engine::scenario_command(scenario);
+    Engine::spawn(&cmd[0], &cmd[1..]).expect("fake engine starts")
 }
 
 fn config() -> Config {
@@ -49,7 +43,7 @@ fn tables(tb: &dyn TablebaseProbe) -> Hooks<'_> {
 #[test]
 fn a_table_draw_overrules_rising_curves() {
     // The engine's curves rise: by themselves they say progress.
-    let (mut e, _) = engine("default 100 20\n");
+    let mut e = engine("default 100 20\n");
     let a = analyse_with(KBPK, &config(), &mut e, Hooks::default(), &mut |_| {}).unwrap();
     assert_eq!(a.verdict, Verdict::Progress);
     let draw = Fixed { max: 4, wdl: Wdl::Draw };
@@ -72,7 +66,7 @@ fn a_table_draw_overrules_rising_curves() {
 #[test]
 fn a_table_win_overrules_flat_low_curves() {
     // Flat at +0.30 with the top moves together: the curves say fortress.
-    let (mut e, _) = engine("default 30 0\n");
+    let mut e = engine("default 30 0\n");
     let win = Fixed { max: 4, wdl: Wdl::Win };
     let a = analyse_with(KBPK, &config(), &mut e, tables(&win), &mut |_| {}).unwrap();
     assert_eq!(a.curve_verdict, Verdict::Fortress);
@@ -93,7 +87,7 @@ const TAKES: &str = "default 300 0\nmove - a6b5 -300 0\nmove - a6b7 -600 0\nmove
 
 #[test]
 fn the_tables_judge_the_position_the_progress_test_reaches_after_a_capture() {
-    let (mut e, _) = engine(TAKES);
+    let mut e = engine(TAKES);
     // Without tables the scripted engine's edge survives Kxb5 (the test
     // goes on past it): no fortress.
     let a = analyse_with(KNIGHT_HANGS, &config(), &mut e, Hooks::default(), &mut |_| {}).unwrap();
@@ -118,7 +112,7 @@ fn the_tables_judge_the_position_the_progress_test_reaches_after_a_capture() {
 
 #[test]
 fn a_stop_flag_ends_the_analysis_and_leaves_the_engine_usable() {
-    let (mut e, _) = engine("default 30 0\n");
+    let mut e = engine("default 30 0\n");
     let stop = AtomicBool::new(true);
     let hooks = Hooks { stop: Some(&stop), ..Hooks::default() };
     let r = analyse_with(KBPK, &config(), &mut e, hooks, &mut |_| {});
@@ -145,7 +139,7 @@ fn a_stop_flag_ends_the_analysis_and_leaves_the_engine_usable() {
 fn the_main_search_reports_each_line_as_it_comes() {
     // Every exact line of the main search reaches the caller while it runs, and the
     // lines heard are the points of the finished curves.
-    let (mut e, _) = engine("default 30 0\n");
+    let mut e = engine("default 30 0\n");
     let mut lines = Vec::new();
     let a = analyse_with(KBPK, &config(), &mut e, Hooks::default(), &mut |s| {
         if let Stage::Line { depth, multipv, uci, eval } = s {

@@ -41,6 +41,21 @@ pub fn command() -> String {
     path().display().to_string()
 }
 
+/// The fake engine's command line (program, then arguments) playing `scenario`, the text of
+/// a `--scenario` file. The text is written to the system's temporary directory, under a
+/// name made of this process and a hash of the text, so different scenarios never share a
+/// file and the same one is written once.
+pub fn scenario_command(scenario: &str) -> Vec<String> {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    scenario.hash(&mut h);
+    let file = std::env::temp_dir().join(format!("bastion-test-engine-{}-{:016x}.txt", std::process::id(), h.finish()));
+    if !file.is_file() {
+        std::fs::write(&file, scenario).unwrap_or_else(|e| panic!("cannot write {}: {e}", file.display()));
+    }
+    vec![command(), "--scenario".to_owned(), file.display().to_string()]
+}
+
 /// The executable of binary `bin` of workspace package `package` (for example
 /// `cargo_bin("bastion-cli", "bastion")`), built on first use in this process
 /// with the profile and target directory of the running test.

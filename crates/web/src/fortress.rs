@@ -97,22 +97,17 @@ fn check(state: &AppState, req: FortressReq) -> ApiResult<Job> {
 /// What the detector is doing, as the event stream sends it (`time_ms` since the job started);
 /// `pos` is the analysed position, in which a line's first move is written in SAN.
 fn stage_json(stage: &Stage, started: Instant, pos: &Position) -> Value {
-    let mut v = if let Stage::Main { depth } = stage {
-        json!({ "stage": "main", "depth": depth })
-    } else if let Stage::Line { depth, multipv, uci, eval } = stage {
-        let san = pos.parse_uci(uci).map(|m| pos.san(m)).unwrap_or_else(|_| uci.clone());
-        json!({ "stage": "line", "depth": depth, "multipv": multipv, "uci": uci, "san": san,
-                "cp": cp_of(*eval), "eval": eval.display() })
-    } else if let Stage::Probe { stage, moves_left } = stage {
-        json!({ "stage": "probe", "step": stage, "moves_left": moves_left })
-    } else if let Stage::Breakthrough { index, total } = stage {
-        json!({ "stage": "breakthrough", "index": index, "total": total })
-    } else if let Stage::Replies { san } = stage {
-        json!({ "stage": "replies", "san": san })
-    } else if let Stage::Avoid { index, total } = stage {
-        json!({ "stage": "avoid", "index": index, "total": total })
-    } else {
-        json!({ "stage": "other", "text": format!("{stage:?}") })
+    let mut v = match stage {
+        Stage::Main { depth } => json!({ "stage": "main", "depth": depth }),
+        Stage::Line { depth, multipv, uci, eval } => {
+            let san = pos.parse_uci(uci).map(|m| pos.san(m)).unwrap_or_else(|_| uci.clone());
+            json!({ "stage": "line", "depth": depth, "multipv": multipv, "uci": uci, "san": san,
+                    "cp": cp_of(*eval), "eval": eval.display() })
+        }
+        Stage::Probe { stage, moves_left } => json!({ "stage": "probe", "step": stage, "moves_left": moves_left }),
+        Stage::Breakthrough { index, total } => json!({ "stage": "breakthrough", "index": index, "total": total }),
+        Stage::Replies { san } => json!({ "stage": "replies", "san": san }),
+        Stage::Avoid { index, total } => json!({ "stage": "avoid", "index": index, "total": total }),
     };
     v["time_ms"] = json!(started.elapsed().as_millis() as u64);
     v

@@ -825,10 +825,7 @@ async fn fortress_streams_its_depths() {
 /// A scripted engine for the fortress detector (see `bastion-test-engine`): every root move of
 /// the wrong-bishop ending is flat, but after Be3 Black's every reply gets worse with depth.
 fn breakthrough_engine() -> Vec<String> {
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
-    let scenario = dir.join("e2e-breakthrough.txt");
-    std::fs::write(&scenario, "default 30 0\npathdefault d2e3 100 -15\npathdefault c3b4 -500 0\n").unwrap();
-    vec![bastion_test_engine::path().display().to_string(), "--scenario".into(), scenario.display().to_string()]
+    bastion_test_engine::scenario_command("default 30 0\npathdefault d2e3 100 -15\npathdefault c3b4 -500 0\n")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
