@@ -175,6 +175,14 @@ pub struct SearchParams {
     pub lazy_eval: bool,
     /// Quiet checks (not losing material) at the first quiescence ply.
     pub qsearch_checks: bool,
+    /// The mop-up term against a bare king (drive it to the edge, bring the kings
+    /// together). Off only for the ablation: every K+R v K win then scores almost alike,
+    /// as the flat evaluation of Guid & Bratko 2012, §2, did.
+    pub mop_up: bool,
+    /// Repetition draws in the search (a position that repeats one of the game or the
+    /// line scores as a draw). Off only for the ablation of the thesis's §6.1, Tables
+    /// 6.2–6.3: the fifty-move rule still applies.
+    pub repetition_draws: bool,
     /// Margin of lazy evaluation in centipawns.
     pub lazy_margin: i32,
     /// Contempt in centipawns: draws count as this much worse for the side to move at the root.
@@ -208,6 +216,8 @@ impl Default for SearchParams {
             counter_moves: true,
             lazy_eval: false,
             qsearch_checks: true,
+            mop_up: true,
+            repetition_draws: true,
             lazy_margin: 400,
             contempt: 0,
             #[cfg(feature = "tune")]
@@ -240,6 +250,8 @@ impl SearchParams {
             ("CounterMoves", |p| &mut p.counter_moves),
             ("LazyEval", |p| &mut p.lazy_eval),
             ("QSearchChecks", |p| &mut p.qsearch_checks),
+            ("MopUp", |p| &mut p.mop_up),
+            ("RepetitionDraws", |p| &mut p.repetition_draws),
         ]
     }
 
@@ -277,6 +289,10 @@ pub struct EngineOptions {
     pub progress_after_ms: u64,
     /// How the search uses Syzygy tables (the options Stockfish names the same way).
     pub syzygy: SyzygyOptions,
+    /// `FortressAware`: once one side is clearly ahead, part of the move's time goes to a
+    /// progress test of the root moves, and moves that lead into a suspected fortress are
+    /// scored towards the draw (`search/fortress.rs`).
+    pub fortress_aware: bool,
 }
 
 /// The Syzygy options, as Stockfish names and reads them.
@@ -312,6 +328,7 @@ impl Default for EngineOptions {
             params: SearchParams::default(),
             progress_after_ms: 3000,
             syzygy: SyzygyOptions::default(),
+            fortress_aware: false,
         }
     }
 }

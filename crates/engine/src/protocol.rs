@@ -284,6 +284,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
         lines.push("option name EvalFile type string default <internal>".to_string());
         lines.push("option name OwnBook type check default false".to_string());
         lines.push("option name BookFile type string default <empty>".to_string());
+        lines.push(format!("option name FortressAware type check default {}", d.fortress_aware));
         if self.mate_prover.is_some() {
             lines.push("option name MateSolver type check default true".to_string());
         }
@@ -461,6 +462,10 @@ impl<W: Write + Send + 'static> UciSession<W> {
                 &format!("info depth {} currmove {} currmovenumber {}", c.depth, report_pos.to_uci(c.mv), c.number),
             );
         })));
+        let (message_out, message_done) = (Arc::clone(&self.out), Arc::clone(&done));
+        engine.set_message_report(Some(Arc::new(move |m: &str| {
+            say_unless_done(&message_out, &message_done, &format!("info string {m}"));
+        })));
         let stop_answer = Arc::new(Mutex::new(None));
         self.stop_answer = Arc::clone(&stop_answer);
         self.control.stop.store(false, Ordering::SeqCst);
@@ -577,6 +582,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
             "syzygyprobedepth" => spin(&value, 1, 100).map(|x| opts.syzygy.probe_depth = x as i32),
             "syzygyprobelimit" => spin(&value, 0, 7).map(|x| opts.syzygy.probe_limit = x as u32),
             "syzygy50moverule" => check(&value).map(|b| opts.syzygy.fifty_move_rule = b),
+            "fortressaware" => check(&value).map(|b| opts.fortress_aware = b),
             "ownbook" => check(&value).map(|b| self.own_book = b),
             "bookfile" => self.set_book_file(&value),
             "evalfile" => self.set_eval_file(&value),

@@ -254,7 +254,8 @@ fn known_draws_stay_drawn_in_every_line_and_depth() {
 #[test]
 fn every_search_switch_changes_the_search() {
     // Flipping any switch from its default must change what a fixed-depth search does on
-    // one of these positions (a middlegame, a tactical one, an ending, a mate in three),
+    // one of these positions (a middlegame, a tactical one, an ending, a mate in three,
+    // K+R v K),
     // with the network or with the hand-written evaluation (LazyEval serves only the
     // latter): a switch with no effect is dead code that self-play would measure as noise.
     let fens = [
@@ -262,6 +263,7 @@ fn every_search_switch_changes_the_search() {
         "r1b1k2r/ppppnppp/2n2q2/2b5/3NP3/2P1B3/PP3PPP/RN1QKB1R w KQkq - 1 7",
         "8/5pk1/6p1/3R4/1r5P/6P1/5PK1/8 b - - 0 40",
         "r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1",
+        "8/8/8/4k3/8/8/8/R3K3 w - - 0 1",
     ];
     let run = |params: &SearchParams| -> Vec<(u64, Option<bastion_core::Move>)> {
         let mut out = Vec::new();

@@ -169,6 +169,21 @@ pub fn evaluate_by(
     }
 }
 
+/// The mop-up share (side to move's view) of what [`evaluate_by`] returns for `pos`, so
+/// that the `MopUp` ablation switch can take it back: the hand-written evaluation adds
+/// [`endgame::mop_up`], the network does not.
+pub fn mop_up_included(pos: &Position, net_loaded: bool) -> i32 {
+    if net_loaded && !prefers_hand_written(pos) {
+        return 0;
+    }
+    let white = endgame::mop_up(pos);
+    if pos.side_to_move() == Color::White {
+        white
+    } else {
+        -white
+    }
+}
+
 /// Positions the hand-written evaluation judges even when a network is loaded: pawnless
 /// endings of at most five men (it drives the bare king to the edge and knows which
 /// material cannot win) and the endings its endgame rules recognise ([`endgame`]: KPK,
@@ -528,6 +543,19 @@ fn taper(s: S, phase: i32, scale: i32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mop_up_included_is_the_mop_up_term_of_the_hand_written_evaluation() {
+        // Black to move in K+R v K: the term is White's bonus, negated.
+        let krk = Position::from_fen("8/8/8/4k3/8/8/8/R3K3 b - - 0 1").unwrap();
+        let term = endgame::mop_up(&krk);
+        assert!(term > 0);
+        assert_eq!(mop_up_included(&krk, false), -term);
+        // Pawnless endings of five men are judged by hand even with a network loaded.
+        assert_eq!(mop_up_included(&krk, true), -term);
+        // With a network, other positions get none of it.
+        assert_eq!(mop_up_included(&Position::startpos(), true), 0);
+    }
 
     /// With a network loaded, recognised endings and small pawnless endings keep the
     /// hand-written evaluation; other positions get the network's score, scaled only

@@ -41,6 +41,9 @@ impl Worker {
         if hm >= 100 && (!pos.in_check() || pos.has_legal_moves()) {
             return true;
         }
+        if !self.params.repetition_draws {
+            return false;
+        }
         let n = self.keys.len();
         let key = pos.key();
         let limit = hm.min(n - 1);

@@ -12,6 +12,7 @@
 
 mod alphabeta;
 mod correction;
+mod fortress;
 pub mod ordering;
 mod qsearch;
 mod thread;
@@ -106,6 +107,10 @@ pub struct CurrMove {
 
 /// Receives [`CurrMove`] reports; called from the search's main thread.
 pub type CurrMoveReport = Arc<dyn Fn(&CurrMove) + Send + Sync>;
+
+/// Receives the engine's `info string` messages (the fortress-aware mode's reasons);
+/// called from the search's main thread.
+pub type MessageReport = Arc<dyn Fn(&str) + Send + Sync>;
 
 /// How an reported score relates to the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -232,6 +237,9 @@ pub(crate) struct Shared<'a> {
     /// From this time into the search on, the main thread also reports aspiration-window
     /// failures and the root move it starts.
     pub progress_after: std::time::Duration,
+    /// The fortress phase after the main search (option `FortressAware`), if this search
+    /// may run it.
+    pub fortress: Option<&'a fortress::Plan>,
 }
 
 impl Shared<'_> {
@@ -242,6 +250,10 @@ impl Shared<'_> {
     /// True once the main thread or the user ended the search.
     pub fn should_abort(&self) -> bool {
         self.abort.load(Ordering::Relaxed) || self.control.stop.load(Ordering::Relaxed)
+    }
+    /// True once a main search followed by the fortress phase has used its share.
+    pub fn main_phase_over(&self) -> bool {
+        self.fortress.is_some_and(|plan| plan.main_phase_over(self))
     }
 }
 
@@ -254,6 +266,9 @@ pub struct Engine {
     tb: Option<Arc<dyn TablebaseProbe>>,
     net: Option<Arc<Network>>,
     currmove: Option<CurrMoveReport>,
+    message: Option<MessageReport>,
+    /// The fortress phase's searcher, while `FortressAware` is on.
+    fortress: Option<fortress::Prober>,
 }
 
 impl Engine {
@@ -264,13 +279,15 @@ impl Engine {
         let tt = Arc::new(TranspositionTable::new(opts.hash_mb));
         let workers = (0..opts.threads.max(1)).map(Worker::new).collect();
         Engine {
-            opts,
             tt,
             workers,
             control: Arc::new(SearchControl::default()),
             tb: None,
             net: Some(Network::builtin()),
             currmove: None,
+            message: None,
+            fortress: opts.fortress_aware.then(fortress::Prober::new),
+            opts,
         }
     }
 
@@ -302,6 +319,9 @@ impl Engine {
         if opts.threads.max(1) != self.workers.len() {
             self.workers = (0..opts.threads.max(1)).map(Worker::new).collect();
         }
+        if opts.fortress_aware != self.fortress.is_some() {
+            self.fortress = opts.fortress_aware.then(fortress::Prober::new);
+        }
         self.opts = opts;
         result
     }
@@ -317,11 +337,19 @@ impl Engine {
         for w in &mut self.workers {
             w.nnue.clear();
         }
+        if let Some(prober) = &mut self.fortress {
+            prober.clear();
+        }
     }
 
     /// Installs (or removes) the receiver of `currmove` reports for the following searches.
     pub fn set_currmove_report(&mut self, report: Option<CurrMoveReport>) {
         self.currmove = report;
+    }
+
+    /// Installs (or removes) the receiver of `info string` messages for the following searches.
+    pub fn set_message_report(&mut self, report: Option<MessageReport>) {
+        self.message = report;
     }
 
     /// The stop/ponderhit flags of this engine's searches.
@@ -334,6 +362,9 @@ impl Engine {
         self.tt.clear();
         for w in &mut self.workers {
             w.clear();
+        }
+        if let Some(prober) = &mut self.fortress {
+            prober.clear();
         }
     }
 
@@ -368,6 +399,8 @@ impl Engine {
         if tb_root.as_ref().is_some_and(|r| !r.probe_below) {
             tb_rule.cardinality = 0;
         }
+        let plan =
+            self.fortress.as_ref().and_then(|_| fortress::Plan::for_search(&self.opts, pos, limits, tb_root.is_some()));
         let shared = Shared {
             tt: &self.tt,
             control: &self.control,
@@ -385,6 +418,7 @@ impl Engine {
             net: self.net.as_deref(),
             currmove: self.currmove.as_deref(),
             progress_after: std::time::Duration::from_millis(self.opts.progress_after_ms),
+            fortress: plan.as_ref(),
         };
         let (main, helpers) = self.workers.split_first_mut().expect("at least one worker");
         let result = std::thread::scope(|s| {
@@ -400,6 +434,48 @@ impl Engine {
             shared.abort.store(true, Ordering::SeqCst);
             r
         });
+        let mut result = result;
+        result.nodes = shared.total_nodes();
+        // The fortress phase (never in infinite or ponder mode, which have no plan).
+        if let (Some(plan), Some(prober)) = (&plan, self.fortress.as_mut()) {
+            if plan.armed() && !self.control.stop.load(Ordering::SeqCst) {
+                let budget = fortress::Budget::after_main(&shared.time, limits, result.nodes);
+                let mut opts = self.opts.clone();
+                opts.multipv = 1;
+                opts.params.contempt = 0;
+                let env = fortress::Env {
+                    control: &self.control,
+                    tb,
+                    tb_rule: shared.tb_rule,
+                    opts,
+                    net: self.net.as_deref(),
+                    main_tt: &self.tt,
+                };
+                let message = self.message.as_deref();
+                let mut say = |m: &str| {
+                    if let Some(report) = message {
+                        report(m);
+                    }
+                };
+                let (decision, nodes) = prober.refine(&env, pos, history, &result, budget, &mut say);
+                result.nodes += nodes;
+                if let Some(d) = decision {
+                    apply_decision(&mut result, d);
+                    let line = result.lines[0].clone();
+                    let ms = start.elapsed().as_millis() as u64;
+                    info(&SearchInfo {
+                        depth: result.depth.max(1),
+                        seldepth: result.seldepth.max(1),
+                        line,
+                        nodes: result.nodes,
+                        nps: thread::nodes_per_second(result.nodes, ms),
+                        hashfull: self.tt.hashfull(),
+                        tbhits: shared.tbhits.load(Ordering::Relaxed),
+                        time_ms: ms,
+                    });
+                }
+            }
+        }
         // UCI: in infinite or ponder mode, the result waits for stop/ponderhit.
         while (limits.infinite || self.control.pondering.load(Ordering::SeqCst))
             && !self.control.stop.load(Ordering::SeqCst)
@@ -408,9 +484,31 @@ impl Engine {
         }
         self.control.stop.store(false, Ordering::SeqCst);
         self.control.pondering.store(false, Ordering::SeqCst);
-        let mut result = result;
-        result.nodes = shared.total_nodes();
         result.time_ms = start.elapsed().as_millis() as u64;
         result
+    }
+}
+
+/// Puts the fortress phase's decision into the search result: best move, score, line and
+/// the first reported line.
+fn apply_decision(result: &mut SearchResult, d: fortress::Decision) {
+    use crate::score::FromValue;
+    if result.best != Some(d.best) {
+        result.ponder = d.pv.get(1).copied();
+    }
+    result.best = Some(d.best);
+    result.value = d.value;
+    result.score = Score::from_value(d.value);
+    result.pv = if d.pv.first() == Some(&d.best) { d.pv } else { vec![d.best] };
+    let line = PvLine {
+        multipv: 1,
+        score: result.score,
+        value: result.value,
+        bound: ScoreBound::Exact,
+        pv: result.pv.clone(),
+    };
+    match result.lines.first_mut() {
+        Some(first) => *first = line,
+        None => result.lines.push(line),
     }
 }

@@ -154,7 +154,12 @@ impl Worker {
     #[inline]
     pub fn evaluate(&mut self, sh: &Shared, pos: &Position, ply: usize) -> i32 {
         let stack = &mut self.nnue;
-        crate::eval::evaluate_by(pos, sh.net, &mut self.pawns, |net| stack.evaluate(net, pos, ply))
+        let v = crate::eval::evaluate_by(pos, sh.net, &mut self.pawns, |net| stack.evaluate(net, pos, ply));
+        if self.params.mop_up {
+            v
+        } else {
+            v - crate::eval::mop_up_included(pos, sh.net.is_some())
+        }
     }
 
     /// `raw` corrected by what searches found in positions with the same pawns, the same
@@ -232,6 +237,9 @@ impl Worker {
                 }
             }
             if !sh.control.pondering.load(Ordering::Relaxed) && sh.time.hard_expired() {
+                self.stopped = true;
+            }
+            if sh.main_phase_over() {
                 self.stopped = true;
             }
             if self.stopped {
@@ -427,6 +435,9 @@ impl Worker {
             let falling = ((prev_value - best.score) as f64 / 120.0).clamp(0.0, 0.8);
             prev_best = best.mv;
             prev_value = best.score;
+            if let Some(plan) = sh.fortress {
+                plan.observe(depth, best.score);
+            }
 
             // Stop conditions checked between iterations.
             if let Some(m) = sh.limits.mate {
@@ -441,6 +452,9 @@ impl Worker {
                     break;
                 }
             }
+            if sh.main_phase_over() {
+                break;
+            }
             if !sh.control.pondering.load(Ordering::Relaxed) {
                 // A best move that takes most of the effort has no serious rival: stop sooner;
                 // one that takes little is contested: think longer.
@@ -450,6 +464,11 @@ impl Worker {
                     * (1.0 + falling)
                     * contested
                     * if self.root_moves.len() == 1 { 0.1 } else { 1.0 };
+                // The fortress phase, once armed, takes its share of the time after this search.
+                let factor = match sh.fortress {
+                    Some(plan) => factor * plan.main_share(),
+                    None => factor,
+                };
                 if sh.time.soft_expired(0.7 * factor) {
                     break;
                 }
