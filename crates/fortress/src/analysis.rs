@@ -12,8 +12,8 @@ use crate::classify::{classify, material_balance, rises, Basis, Evidence, Side, 
 use crate::curve::{Curve, DepthTable, DepthTime, Point};
 use crate::error::FortressError;
 use crate::probe::{
-    applicable, clock_for, collapsed, combine, follow_to_change, judge_stage, summarise, with_halfmove_clock,
-    ProbeConfig, ProbeOutcome, ProbeStep, ProgressTest,
+    applicable, clock_for, collapsed, combine, follow_to_change, is_plain_push, judge_stage, summarise,
+    with_halfmove_clock, ProbeConfig, ProbeOutcome, ProbeStep, ProgressTest,
 };
 use crate::score::Eval;
 use crate::tablebase::{lookup, verdict_of, TableValue};
@@ -391,6 +391,24 @@ pub fn stable_from(
     from
 }
 
+/// Whose progress the test measures, against which edge, and whether the
+/// curves rise (which lets a collapse be checked at the extended `k`).
+struct Judge {
+    side: Color,
+    unconstrained: f64,
+    rising: bool,
+}
+
+/// What following the progress test's stages found.
+struct Stages {
+    steps: Vec<ProbeStep>,
+    changes: Vec<String>,
+    outcome: ProbeOutcome,
+    table: Option<TableValue>,
+    /// Whether the extended `k` was tried, and whether its search finished.
+    extended: Option<bool>,
+}
+
 /// The engine with the per-search settings.
 struct Runner<'a> {
     engine: &'a mut Engine,
@@ -534,76 +552,9 @@ impl Runner<'_> {
         let side: Color = ev.ahead.map_or(pos.side_to_move(), Color::from);
         let unconstrained = ev.advantage;
         let rising = curve_verdict == Verdict::Progress && ev.basis == Basis::Rise;
-        let mut steps: Vec<ProbeStep> = Vec::new();
-        let mut changes: Vec<String> = Vec::new();
-        // Every move played from the analysed position, for the tables.
-        let mut line: Vec<String> = Vec::new();
-        let mut here = pos.clone();
-        let mut outcome = ProbeOutcome::Inconclusive;
-        let mut table: Option<TableValue> = None;
-        // Whether the extended `k` was tried, and whether its search finished.
-        let mut extended: Option<bool> = None;
-        let largest = pc.moves.last().copied().unwrap_or(1);
-        for stage in 1..=pc.stages {
-            let ks: Vec<u32> = if stage == 1 { pc.moves.clone() } else { vec![largest] };
-            let mut stage_steps = Vec::new();
-            let mut last_pv = Vec::new();
-            for &k in &ks {
-                if let Some((step, pv)) = self.probe_step(&here, stage, k, side, pc, progress)? {
-                    stage_steps.push(step);
-                    last_pv = pv;
-                }
-            }
-            outcome = judge_stage(&stage_steps, unconstrained, pc.draw_level);
-            // A slow win: the curves rise, but the next capture or pawn move
-            // that keeps the edge lies beyond the largest `k`. One search at
-            // the extended `k` tells it from a fortress, whose score still
-            // collapses there. That search is deep (2k + extra plies) and,
-            // in a locked position, can take long: it gets a quarter of the
-            // search limit, and only a search that reached its depth (and so
-            // saw the fifty-move draw in every line) may overrule the
-            // collapse; otherwise the collapse stands.
-            if outcome == ProbeOutcome::Collapses && rising && pc.extend > largest {
-                extended = Some(false);
-                if let Some((step, pv)) = self.probe_step(&here, stage, pc.extend, side, pc, progress)? {
-                    let complete = step.depth >= 2 * pc.extend + pc.extra_depth;
-                    if complete {
-                        extended = Some(true);
-                        outcome = judge_stage(std::slice::from_ref(&step), unconstrained, pc.draw_level);
-                        last_pv = pv;
-                    }
-                    stage_steps.push(step);
-                }
-            }
-            steps.extend(stage_steps);
-            if outcome != ProbeOutcome::Holds || stage == pc.stages {
-                break;
-            }
-            // The edge held: play the line's first irreversible move and ask
-            // again, so that a pawn push which only postpones the draw is
-            // not mistaken for progress.
-            let (sans, change) = follow_to_change(&here, &last_pv);
-            let Some((san, next)) = change else { break };
-            if !next.has_legal_moves() {
-                break;
-            }
-            changes.push(san);
-            line.extend(sans);
-            // Few enough men for the tables: their value ends the test.
-            if let Some(tv) = self.tablebase.and_then(|tb| lookup(tb, &next, &line)) {
-                outcome =
-                    if tv.winner == Some(Side::from(side)) { ProbeOutcome::Holds } else { ProbeOutcome::Collapses };
-                table = Some(tv);
-                break;
-            }
-            if !applicable(&next) {
-                // The change left no pawns (a promotion or the last pawn
-                // taken) with the edge kept: progress, and beyond what the
-                // test can judge (pawnless wins take longer than any `k`).
-                break;
-            }
-            here = next;
-        }
+        let judge = Judge { side, unconstrained, rising };
+        let Stages { steps, changes, mut outcome, mut table, extended } =
+            self.stages(pos, 1, Vec::new(), 0, &judge, pc, progress)?;
         let mut summary = match &table {
             Some(tv) => format!(
                 "tablebase: after {} (the engine's line with the fifty-move counter advanced): {}",
@@ -629,7 +580,7 @@ impl Runner<'_> {
         if outcome == ProbeOutcome::Collapses && !changes.is_empty() && pos.side_to_move() == side {
             // The engine's own line went through irreversible changes into
             // the draw; another first move might still keep the edge.
-            if let Some(other) = self.other_first_moves(pos, &steps, config, side, unconstrained, progress)? {
+            if let Some(other) = self.other_first_moves(pos, &steps, config, &judge, progress)? {
                 outcome = ProbeOutcome::Inconclusive;
                 table = None;
                 summary = format!("{summary}; but {other}");
@@ -670,16 +621,131 @@ impl Runner<'_> {
         Ok(Some((step, pv)))
     }
 
+    /// Follows the progress test's stages from `start` (stage `first`; the
+    /// first stage searches every `k`, later ones the largest): while the
+    /// edge survives a stage, the line's first irreversible move is played
+    /// and the test repeated from there. `line` holds the moves already
+    /// played from the analysed position (for the tables).
+    ///
+    /// A plain pawn push (no capture, no promotion) gets a stage of its own
+    /// beyond `stages`, up to `pushes` of them (`pushed` were granted
+    /// already): such a push only postpones the draw unless the line goes on
+    /// to a capture or promotion, and a line that spends free pawn moves one
+    /// by one must not run out of stages before the collapse shows.
+    #[allow(clippy::too_many_arguments)]
+    fn stages(
+        &mut self,
+        start: &Position,
+        first: u32,
+        mut line: Vec<String>,
+        mut pushed: u32,
+        judge: &Judge,
+        pc: &ProbeConfig,
+        progress: &mut dyn FnMut(Stage),
+    ) -> Result<Stages, FortressError> {
+        let mut steps: Vec<ProbeStep> = Vec::new();
+        let mut changes: Vec<String> = Vec::new();
+        let mut here = start.clone();
+        let mut outcome;
+        let mut table: Option<TableValue> = None;
+        // Whether the extended `k` was tried, and whether its search finished.
+        let mut extended: Option<bool> = None;
+        let largest = pc.moves.last().copied().unwrap_or(1);
+        let mut stage = first;
+        loop {
+            let ks: Vec<u32> = if stage == 1 { pc.moves.clone() } else { vec![largest] };
+            let mut stage_steps = Vec::new();
+            let mut last_pv = Vec::new();
+            for &k in &ks {
+                if let Some((step, pv)) = self.probe_step(&here, stage, k, judge.side, pc, progress)? {
+                    stage_steps.push(step);
+                    last_pv = pv;
+                }
+            }
+            outcome = judge_stage(&stage_steps, judge.unconstrained, pc.draw_level);
+            // A slow win: the curves rise, but the next capture or pawn move
+            // that keeps the edge lies beyond the largest `k`. One search at
+            // the extended `k` tells it from a fortress, whose score still
+            // collapses there. That search is deep (2k + extra plies) and,
+            // in a locked position, can take long: it gets a quarter of the
+            // search limit, and only a search that reached its depth (and so
+            // saw the fifty-move draw in every line) may overrule the
+            // collapse; otherwise the collapse stands.
+            if outcome == ProbeOutcome::Collapses && judge.rising && pc.extend > largest {
+                extended = Some(false);
+                if let Some((step, pv)) = self.probe_step(&here, stage, pc.extend, judge.side, pc, progress)? {
+                    let complete = step.depth >= 2 * pc.extend + pc.extra_depth;
+                    if complete {
+                        extended = Some(true);
+                        outcome = judge_stage(std::slice::from_ref(&step), judge.unconstrained, pc.draw_level);
+                        last_pv = pv;
+                    }
+                    stage_steps.push(step);
+                }
+            }
+            // An edge that shrank without reaching the draw is followed like
+            // one that held: the line's next stage shows whether it was a
+            // postponement (the score then collapses) or a slower win (it
+            // recovers). Stopping there left real fortresses unclear.
+            let shrank = outcome == ProbeOutcome::Inconclusive
+                && stage_steps.last().is_some_and(|s| !s.collapsed && s.advantage > pc.draw_level);
+            steps.extend(stage_steps);
+            if !(outcome == ProbeOutcome::Holds || shrank) || stage >= pc.stages + pushed {
+                break;
+            }
+            // The edge held: play the line's first irreversible move and ask
+            // again, so that a pawn push which only postpones the draw is
+            // not mistaken for progress.
+            let (sans, change) = follow_to_change(&here, &last_pv);
+            let Some((san, next)) = change else { break };
+            if !next.has_legal_moves() {
+                break;
+            }
+            if is_plain_push(&san) && pushed < pc.pushes {
+                pushed += 1;
+            }
+            // The side ahead promoted: its edge grew by a piece, which is
+            // progress, not a postponement (following on, the new queen's
+            // slow win over a remaining pawn would look like a collapse).
+            let promoted = san.contains('=') && next.side_to_move() != judge.side;
+            changes.push(san);
+            line.extend(sans);
+            // Few enough men for the tables: their value ends the test.
+            if let Some(tv) = self.tablebase.and_then(|tb| lookup(tb, &next, &line)) {
+                outcome = if tv.winner == Some(Side::from(judge.side)) {
+                    ProbeOutcome::Holds
+                } else {
+                    ProbeOutcome::Collapses
+                };
+                table = Some(tv);
+                break;
+            }
+            if promoted || !applicable(&next) {
+                // The side ahead promoted, or the change left no pawns (the
+                // last pawn taken) with the edge kept: progress, and beyond
+                // what the test can judge (wins with a new queen or without
+                // pawns take longer than any `k`).
+                break;
+            }
+            here = next;
+            stage += 1;
+        }
+        Ok(Stages { steps, changes, outcome, table, extended })
+    }
+
     /// After a collapse reached through the engine's own line, searches the
     /// root once more without that line's first move (largest `k`): the
-    /// alternative in words when it keeps the edge.
+    /// alternative in words when it keeps the edge. The alternative is held
+    /// to the same standard as the engine's line: when it keeps the edge
+    /// only through an irreversible move, its later stages are followed, and
+    /// an alternative that collapses there (another pawn push that only
+    /// postpones the draw) is no alternative.
     fn other_first_moves(
         &mut self,
         pos: &Position,
         steps: &[ProbeStep],
         config: &Config,
-        side: Color,
-        unconstrained: f64,
+        judge: &Judge,
         progress: &mut dyn FnMut(Stage),
     ) -> Result<Option<String>, FortressError> {
         let pc = &config.probe;
@@ -697,16 +763,37 @@ impl Runner<'_> {
         let Some((_, eval, pv)) = self.search_line(&fen, 2 * k + pc.extra_depth, &others, self.limit)? else {
             return Ok(None);
         };
-        let adv = eval.pawns_for(side);
-        if adv > pc.draw_level && adv >= (0.5 * unconstrained).min(1.5) {
-            let (sans, _) = follow_to_change(pos, &pv);
-            let mv = sans.first().cloned().unwrap_or_default();
-            return Ok(Some(format!(
-                "without {first} the side ahead keeps its edge ({}) with {mv} (k = {k}): {first} leads into the fortress",
-                eval.display()
-            )));
+        let adv = eval.pawns_for(judge.side);
+        if !(adv > pc.draw_level && adv >= (0.5 * judge.unconstrained).min(1.5)) {
+            return Ok(None);
         }
-        Ok(None)
+        let (sans, change) = follow_to_change(pos, &pv);
+        let mv = sans.first().cloned().unwrap_or_default();
+        let pushed = u32::from(change.as_ref().is_some_and(|(san, _)| is_plain_push(san)) && pc.pushes > 0);
+        // Where the alternative's line shows no irreversible move (a PV cut
+        // short), it is followed from where the line ends: from there, too,
+        // the side ahead must force a change within `k` moves.
+        let next = match change {
+            Some((_, next)) => Some(next),
+            None if !sans.is_empty() => Some(play_line(pos, &pv)),
+            None => None,
+        };
+        if let Some(next) = next.filter(Position::has_legal_moves) {
+            let collapses = match self.tablebase.and_then(|tb| lookup(tb, &next, &sans)) {
+                Some(tv) => tv.winner != Some(Side::from(judge.side)),
+                None if applicable(&next) && pc.stages > 1 => {
+                    self.stages(&next, 2, sans.clone(), pushed, judge, pc, progress)?.outcome == ProbeOutcome::Collapses
+                }
+                None => false,
+            };
+            if collapses {
+                return Ok(None);
+            }
+        }
+        Ok(Some(format!(
+            "without {first} the side ahead keeps its edge ({}) with {mv} (k = {k}): {first} leads into the fortress",
+            eval.display()
+        )))
     }
 
     /// Searches every legal move (one position per move, so it works with
@@ -858,4 +945,14 @@ impl StopWatch<'_> {
         }
         SearchControl::Continue
     }
+}
+
+/// `pos` after the moves of `line` (UCI) that are legal in turn.
+fn play_line(pos: &Position, line: &[String]) -> Position {
+    let mut p = pos.clone();
+    for uci in line {
+        let Ok(m) = p.parse_uci(uci) else { break };
+        p = p.play(m);
+    }
+    p
 }

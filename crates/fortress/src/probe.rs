@@ -44,30 +44,49 @@ pub struct ProbeConfig {
     /// the king far from its pawn) then holds, a fortress still collapses.
     #[serde(default = "default_extend")]
     pub extend: u32,
+    /// Stages granted beyond `stages` for plain pawn pushes (no capture, no
+    /// promotion): a defender's fortress often leaves the side ahead a few
+    /// free pawn moves, each of which only postpones the draw, and a line
+    /// that spends them one by one must not run out of stages before the
+    /// collapse shows. Pushes are irreversible and few, so this stays small.
+    #[serde(default = "default_pushes")]
+    pub pushes: u32,
 }
 
 fn default_extend() -> u32 {
     ProbeConfig::default().extend
 }
 
+fn default_pushes() -> u32 {
+    ProbeConfig::default().pushes
+}
+
 impl Default for ProbeConfig {
     fn default() -> Self {
-        ProbeConfig { enabled: true, moves: vec![3, 5], extra_depth: 10, stages: 3, draw_level: 0.2, extend: 10 }
+        ProbeConfig {
+            enabled: true,
+            moves: vec![3, 5],
+            extra_depth: 10,
+            stages: 3,
+            draw_level: 0.2,
+            extend: 10,
+            pushes: 6,
+        }
     }
 }
 
 impl ProbeConfig {
     /// The most searches one progress test runs (the first stage searches every `k`, later
-    /// stages the largest, and a collapse may be checked once more), for callers that bound
+    /// stages the largest, and a collapse may be checked once more: one search without the
+    /// line's first move, whose own later stages are followed too), for callers that bound
     /// a whole analysis's time; 0 when the test is off.
     pub fn max_searches(&self) -> u64 {
         if !self.enabled {
             return 0;
         }
-        self.moves.len() as u64
-            + u64::from(self.stages.saturating_sub(1))
-            + 1
-            + u64::from(self.extend > 0) * u64::from(self.stages)
+        let later = u64::from(self.stages.saturating_sub(1) + self.pushes);
+        let stages = later + 1;
+        self.moves.len() as u64 + later + 1 + later + u64::from(self.extend > 0) * (stages + later)
     }
 
     /// Checks the options.
@@ -80,6 +99,9 @@ impl ProbeConfig {
         }
         if self.stages == 0 || self.stages > 16 {
             return Err("probe stages must be between 1 and 16".into());
+        }
+        if self.pushes > 32 {
+            return Err("probe pushes must be at most 32".into());
         }
         if self.draw_level.is_nan() || self.draw_level < 0.0 {
             return Err("probe draw level must be >= 0".into());
@@ -185,23 +207,34 @@ pub fn follow_to_change(pos: &Position, pv: &[String]) -> (Vec<String>, Option<(
     (sans, None)
 }
 
-/// Judges the steps of one stage (ascending `k`) for `side`: collapsed at
-/// every `k`, held at every `k` (advantage at least half the unconstrained
-/// one and above the draw level), or mixed.
+/// Judges the steps of one stage (ascending `k`) for `side`: collapsed,
+/// held at the largest `k` (advantage at least half the unconstrained one
+/// and above the draw level), or neither.
+///
+/// The largest `k` decides a collapse: every line that forces a change
+/// within fewer moves is open with more moves too, so a smaller `k` cannot
+/// truly keep an edge the largest one loses. A smaller `k` left a little
+/// above the draw level next to a collapse at the largest (Stockfish scales
+/// its evaluation down as the fifty-move counter rises, but not to 0.00) is
+/// noise; only one that keeps the edge outright contradicts the collapse.
 pub fn judge_stage(steps: &[ProbeStep], unconstrained: f64, draw_level: f64) -> ProbeOutcome {
-    if steps.is_empty() {
-        return ProbeOutcome::Inconclusive;
-    }
-    if steps.iter().all(|s| s.collapsed) {
-        return ProbeOutcome::Collapses;
-    }
+    let Some(last) = steps.last() else { return ProbeOutcome::Inconclusive };
     // Kept: clearly above the draw and at least half the unconstrained edge
     // (or a decisive 1.5 pawns, for engines whose scores swing widely).
     let keeps = |s: &ProbeStep| s.advantage > draw_level && s.advantage >= (0.5 * unconstrained).min(1.5);
-    if steps.last().is_some_and(keeps) {
+    if last.collapsed && !steps.iter().any(keeps) {
+        return ProbeOutcome::Collapses;
+    }
+    if keeps(last) {
         return ProbeOutcome::Holds;
     }
     ProbeOutcome::Inconclusive
+}
+
+/// Whether a move in SAN is a plain pawn push: irreversible, but neither a
+/// capture nor a promotion, so it changes no material.
+pub fn is_plain_push(san: &str) -> bool {
+    san.starts_with(|c: char| ('a'..='h').contains(&c)) && !san.contains('x') && !san.contains('=')
 }
 
 /// Whether an evaluation for `side` counts as collapsed to the draw.
@@ -323,6 +356,17 @@ mod tests {
     }
 
     #[test]
+    fn the_largest_k_decides_a_collapse() {
+        // Stockfish on a queen-and-pawn fortress: a residue just above the
+        // draw level at k = 3, the draw at k = 5.
+        assert_eq!(judge_stage(&[step(1, 3, 25), step(1, 5, 0)], 5.3, 0.2), ProbeOutcome::Collapses);
+        // A smaller k that keeps the edge outright contradicts the collapse.
+        assert_eq!(judge_stage(&[step(1, 3, 400), step(1, 5, 0)], 5.3, 0.2), ProbeOutcome::Inconclusive);
+        // An edge at the largest k is never a collapse.
+        assert_eq!(judge_stage(&[step(1, 3, 0), step(1, 5, 60)], 5.3, 0.2), ProbeOutcome::Inconclusive);
+    }
+
+    #[test]
     fn follows_the_pv_to_the_first_irreversible_move() {
         let pos = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
         let pv: Vec<String> = ["e1d2", "e8d7", "e2e4", "d7d6"].iter().map(|s| s.to_string()).collect();
@@ -431,6 +475,16 @@ mod tests {
         // Older JSON without the field reads with the default extension.
         let old = r#"{"enabled":true,"moves":[3,5],"extra_depth":10,"stages":3,"draw_level":0.2}"#;
         assert_eq!(serde_json::from_str::<ProbeConfig>(old).unwrap(), ProbeConfig::default());
+    }
+
+    #[test]
+    fn plain_pushes_are_told_from_captures_and_promotions() {
+        assert!(is_plain_push("h4"));
+        assert!(is_plain_push("e8+"));
+        assert!(!is_plain_push("exd5"));
+        assert!(!is_plain_push("g8=Q+"));
+        assert!(!is_plain_push("Kxb5"));
+        assert!(!is_plain_push("Qc4+"));
     }
 
     #[test]

@@ -149,6 +149,24 @@ fn a_slow_kpk_win_holds_at_the_extended_k() {
     assert_eq!(analyse(&p.fen, &plain, &mut e).unwrap().verdict, Verdict::Fortress);
 }
 
+/// A pawn race won by promotion (KPKP, mate in 31-33): the progress test
+/// follows the pushes of both sides to the promotion and stops there. A
+/// promotion by the side ahead is progress; following on into the new
+/// queen's slow win over the remaining pawn looked like a collapse (a dead
+/// draw).
+#[test]
+fn a_pawn_race_is_progress_once_the_side_ahead_promotes() {
+    let set = read_labelled(set_path()).unwrap();
+    let p = set.iter().find(|p| p.id == "kpkp_long_5").expect("kpkp_long_5 is in the set");
+    let bin = bastion_test_engine::cargo_bin("bastion-cli", "bastion");
+    let mut e = bastion_uci_client::Engine::spawn(&bin.display().to_string(), &[]).expect("bastion speaks UCI");
+    let cfg = Config { max_depth: 12, breakthrough: false, ..Config::default() };
+    let a = analyse(&p.fen, &cfg, &mut e).unwrap();
+    assert_eq!(a.verdict, Verdict::Progress, "{}", a.evidence.reason);
+    let test = a.progress_test.expect("the test ran");
+    assert!(test.summary.contains("=Q"), "the line reaches the promotion: {}", test.summary);
+}
+
 const STOCKFISH: &str = "/usr/games/stockfish";
 
 fn stockfish() -> bastion_uci_client::Engine {
