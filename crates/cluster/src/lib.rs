@@ -19,13 +19,15 @@
 //! The first user is the distributed EPD suite ([`suite`]): the same report as
 //! `bastion epd`, computed by many ranks. The second is lazy-cluster search ([`search`]):
 //! every rank searches the same position with its own engine and rank 0, speaking UCI,
-//! plays the move the ranks vote for.
+//! plays the move the ranks vote for. The third is distributed tablebase generation
+//! ([`tables`]): one ending's index space split over the ranks, rank 0 writing the file.
 
 mod error;
 pub mod protocol;
 mod queue;
 pub mod search;
 pub mod suite;
+pub mod tables;
 pub mod transport;
 #[cfg(feature = "mpi")]
 pub mod world;

@@ -33,6 +33,11 @@ impl MpiWorld {
         self.world.abort(code)
     }
 
+    /// The communicator of every rank, for collective exchanges.
+    pub(crate) fn comm(&self) -> &SimpleCommunicator {
+        &self.world
+    }
+
     /// Waits until every rank gets here.
     pub fn barrier(&self) {
         use mpi::collective::CommunicatorCollectives;

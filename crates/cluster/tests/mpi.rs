@@ -7,9 +7,9 @@
 
 mod common;
 
-use common::{bastion, mpirun};
+use common::{bastion, mpirun, output_within, text};
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -21,26 +21,6 @@ fn suite() -> String {
 /// The engine every rank starts: the same binary's UCI engine.
 fn engine() -> String {
     format!("'{}' uci", bastion().display())
-}
-
-/// Runs `c`, failing the test (instead of hanging it) after `limit`.
-fn output_within(mut c: Command, limit: Duration) -> Output {
-    let child =
-        c.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("mpirun starts (is Open MPI installed?)");
-    let pid = child.id();
-    let (tx, rx) = mpsc::channel();
-    thread::spawn(move || tx.send(child.wait_with_output()));
-    match rx.recv_timeout(limit) {
-        Ok(out) => out.expect("mpirun's output"),
-        Err(_) => {
-            let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
-            panic!("the job did not end within {limit:?}: a hang");
-        }
-    }
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// The JSON report without solve times, which depend on the machine's load.

@@ -221,6 +221,18 @@ pub fn with_threads<R: Send>(threads: Option<usize>, f: impl FnOnce() -> R + Sen
     Ok(pool.install(f))
 }
 
+/// Makes rayon's global pool `threads` workers (all cores if `None`) for the rest of the
+/// process: for callers whose main thread must stay the one that calls into the outside (an
+/// MPI rank), where [`with_threads`] would run the work on a pool thread. Returns the count.
+pub fn use_threads_globally(threads: Option<usize>) -> Result<usize, String> {
+    let n = threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    if n == 0 {
+        return Err("the number of threads must be at least 1".into());
+    }
+    rayon::ThreadPoolBuilder::new().num_threads(n).build_global().map_err(|e| e.to_string())?;
+    Ok(n)
+}
+
 /// Worker threads of the current pool.
 pub fn current_threads() -> usize {
     rayon::current_num_threads()

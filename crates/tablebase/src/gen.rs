@@ -31,7 +31,13 @@
 //! Levels are processed in parallel (rayon); decisions are compare-and-swap
 //! on atomics and every writer of a cell writes the same value, so the result
 //! does not depend on the number of threads or on timing.
+//!
+//! The index space can be split into slices that run as separate processes
+//! ([`crate::partition`]): each holds its part of the working arrays, and the
+//! predecessors that fall in another slice's part are sent there once a level.
+//! A level's updates are all of one kind, so the result is the same again.
 
+use crate::exchange::{slice_start, Exchange, ExchangeError, LevelTraffic, SliceLimits, SliceOutcome, Solo};
 use crate::index::Indexer;
 use crate::material::Material;
 use crate::metric::Metric;
@@ -113,6 +119,11 @@ pub struct GenReport {
 struct Gen<'a> {
     ix: &'a Indexer,
     metric: Metric,
+    /// This slice's indices: `lo..hi` (the whole table in one process).
+    lo: u64,
+    hi: u64,
+    /// Every slice's first index, then the size.
+    bounds: &'a [u64],
     values: [Vec<AtomicU16>; 2],
     counters: [Vec<AtomicU8>; 2],
     exits: [Vec<AtomicU16>; 2],
@@ -120,11 +131,14 @@ struct Gen<'a> {
     ep_by_pos: HashMap<u64, Vec<u32>>,
 }
 
-/// Output of processing a chunk: next-level nodes and later-level schedules.
+/// Output of processing a chunk: next-level nodes, later-level schedules and, when the table
+/// is split into slices, predecessors that belong to other slices (`remote[slice]`, empty
+/// until the first).
 #[derive(Default)]
 struct Out {
     next: Vec<u64>,
     later: Vec<(u16, u64)>,
+    remote: Vec<Vec<u64>>,
 }
 
 fn exit_dtm(code: u16) -> Option<Dtm> {
@@ -157,24 +171,51 @@ pub fn generate_in(
     exit_tables: &TableSet,
     progress: &ProgressBar,
 ) -> (TableData, GenReport) {
+    let outcome = generate_slice(material, metric, exit_tables, progress, &mut Solo, SliceLimits::default())
+        .expect("one slice exchanges nothing");
+    let report = GenReport {
+        size: outcome.size,
+        levels: outcome.levels,
+        work_bytes: outcome.slice_bytes,
+        ep_nodes: outcome.ep_nodes,
+    };
+    (outcome.table.expect("the only slice is slice 0"), report)
+}
+
+/// The generator as one slice of `comm` (see [`crate::partition`]); with [`Solo`] it is
+/// [`generate_in`]. Panics as [`generate_in`] does.
+pub(crate) fn generate_slice(
+    material: &Material,
+    metric: Metric,
+    exit_tables: &TableSet,
+    progress: &ProgressBar,
+    comm: &mut dyn Exchange,
+    limits: SliceLimits,
+) -> Result<SliceOutcome, ExchangeError> {
     assert!(metric != Metric::Dtm || exit_tables.metric() == Metric::Dtm, "DTM exits need DTM sub-tables");
     assert!(
         metric != Metric::Dtz || !material.has_pawns() || exit_tables.contains(material),
         "a DTZ table with pawns needs the ending's own table for its pawn moves"
     );
     let ix = Indexer::new(material);
-    let n = ix.size() as usize;
+    let size = ix.size();
+    let ranks = comm.ranks();
+    let bounds: Vec<u64> = (0..=ranks).map(|r| slice_start(size, ranks, r)).collect();
+    let (lo, hi) = (bounds[comm.rank()], bounds[comm.rank() + 1]);
+    let n = (hi - lo) as usize;
     let mk = |_| (0..n).map(|_| AtomicU16::new(DRAW)).collect::<Vec<_>>();
     let mut g = Gen {
         ix: &ix,
         metric,
+        lo,
+        hi,
+        bounds: &bounds,
         values: [mk(0), mk(1)],
         counters: [(0..n).map(|_| AtomicU8::new(0)).collect(), (0..n).map(|_| AtomicU8::new(0)).collect()],
         exits: [mk(0), mk(1)],
         ep_nodes: Vec::new(),
         ep_by_pos: HashMap::new(),
     };
-    let mut report = GenReport { size: ix.size(), work_bytes: n as u64 * 2 * 5, ..Default::default() };
 
     // ---- initialisation ----
     progress.set_length(2 * n as u64);
@@ -182,30 +223,45 @@ pub fn generate_in(
     let mut later: BTreeMap<u16, Vec<u64>> = BTreeMap::new();
     let mut ep_inits: Vec<(Color, u64, Position)> = Vec::new();
     const CHUNK: usize = 1 << 14;
+    // Several slices meet between parts of the initialisation, so that a slice that has died
+    // or hangs is noticed within a part's time (all slices run the same number of parts).
+    let part_len = if ranks == 1 { n.max(1) } else { limits.init_part.max(1) };
+    let longest = (0..ranks).map(|r| (bounds[r + 1] - bounds[r]) as usize).max().unwrap_or(0);
     for side in Color::ALL {
-        let parts: Vec<InitPart> = (0..n.div_ceil(CHUNK))
-            .into_par_iter()
-            .map(|c| {
-                let mut mates = Vec::new();
-                let mut sched = Vec::new();
-                let mut eps = Vec::new();
-                let end = ((c + 1) * CHUNK).min(n);
-                for idx in c * CHUNK..end {
-                    g.init_one(side, idx as u64, exit_tables, &mut mates, &mut sched, &mut eps);
+        for part in 0..longest.div_ceil(part_len).max(1) {
+            let (first, last) = ((part * part_len).min(n), ((part + 1) * part_len).min(n));
+            let parts: Vec<InitPart> = (first..last)
+                .step_by(CHUNK)
+                .collect::<Vec<_>>()
+                .into_par_iter()
+                .map(|c| {
+                    let mut mates = Vec::new();
+                    let mut sched = Vec::new();
+                    let mut eps = Vec::new();
+                    let end = (c + CHUNK).min(last);
+                    for i in c..end {
+                        g.init_one(side, lo + i as u64, exit_tables, &mut mates, &mut sched, &mut eps);
+                    }
+                    progress.inc((end - c) as u64);
+                    (mates, sched, eps)
+                })
+                .collect();
+            for (m, s, e) in parts {
+                frontier.extend(m);
+                for (lvl, nd) in s {
+                    later.entry(lvl).or_default().push(nd);
                 }
-                progress.inc((end - c * CHUNK) as u64);
-                (mates, sched, eps)
-            })
-            .collect();
-        for (m, s, e) in parts {
-            frontier.extend(m);
-            for (lvl, nd) in s {
-                later.entry(lvl).or_default().push(nd);
+                ep_inits.extend(e);
             }
-            ep_inits.extend(e);
+            if ranks > 1 {
+                comm.all_to_all(vec![Vec::new(); ranks])?;
+            }
         }
     }
-    // En-passant nodes: value their captures.
+    // En-passant nodes: value their captures. A node belongs to the slice of its stored
+    // position, whose taking back decides it: (double-stepping position, exit code, stored
+    // position) go there.
+    let mut ep_records = vec![Vec::new(); ranks];
     for (q_side, q_idx, qep) in ep_inits {
         let mut best: Option<Dtm> = None;
         for &m in qep.legal_moves().iter().filter(|m| m.is_en_passant()) {
@@ -217,17 +273,26 @@ pub fn generate_in(
         }
         let best = best.expect("an en-passant node has an en-passant capture");
         let stored = ix.index_of(&qep).expect("position after a double step is indexable");
+        ep_records[owner(&bounds, stored)].extend([
+            node(q_side, q_idx),
+            u64::from(best.code() + 1),
+            node(qep.side_to_move(), stored),
+        ]);
+    }
+    let ep_records = if ranks == 1 { ep_records } else { comm.all_to_all(ep_records)? };
+    for rec in ep_records.iter().flat_map(|words| words.chunks_exact(3)) {
+        let (q, exit, stored) = (rec[0], rec[1] as u16, rec[2]);
         let id = g.ep_nodes.len() as u32;
-        if let Dtm::Win(d) = best {
+        if let Some(Dtm::Win(d)) = exit_dtm(exit) {
             later.entry(d).or_default().push(EP_FLAG | id as u64);
         }
-        g.ep_nodes.push(EpNode { q_side, q_idx, exit: best.code() + 1, value: AtomicU16::new(DRAW) });
-        g.ep_by_pos.entry(node(qep.side_to_move(), stored)).or_default().push(id);
+        g.ep_nodes.push(EpNode { q_side: side_of(q), q_idx: q & IDX_MASK, exit, value: AtomicU16::new(DRAW) });
+        g.ep_by_pos.entry(stored).or_default().push(id);
     }
-    report.ep_nodes = g.ep_nodes.len();
 
     // ---- levels ----
     let mut level: u16 = 0;
+    let mut traffic = Vec::new();
     progress.set_position(0);
     loop {
         if let Some(list) = later.remove(&level) {
@@ -237,40 +302,172 @@ pub fn generate_in(
                 }
             }
         }
-        if frontier.is_empty() && later.is_empty() {
+        let idle = frontier.is_empty() && later.is_empty();
+        // Slices agree on going on and on how many batches the level takes (the longest
+        // frontier's): updates are exchanged after each batch, which bounds their buffers.
+        let (go_on, batches, batch) = if ranks == 1 {
+            (!idle, 1, frontier.len().max(1))
+        } else {
+            let all = comm.all_to_all(vec![vec![u64::from(!idle), frontier.len() as u64]; ranks])?;
+            let longest = all.iter().filter_map(|w| w.get(1)).copied().max().unwrap_or(0) as usize;
+            (
+                all.iter().any(|w| w.first() == Some(&1)),
+                longest.div_ceil(limits.frontier_batch.max(1)).max(1),
+                limits.frontier_batch.max(1),
+            )
+        };
+        if !go_on {
             break;
         }
+        comm.at_level(level);
         progress.set_message(format!("level {level}: {} positions", frontier.len()));
-        let outs: Vec<Out> = frontier
-            .par_chunks(4096)
-            .map(|chunk| {
-                let mut out = Out::default();
-                for &nd in chunk {
-                    g.process(nd, level, &mut out);
-                }
-                progress.inc(chunk.len() as u64);
-                out
-            })
-            .collect();
-        frontier.clear();
-        for o in outs {
-            frontier.extend(o.next);
-            for (lvl, nd) in o.later {
-                debug_assert!(lvl > level + 1, "scheduled for a level already reached");
-                later.entry(lvl).or_default().push(nd);
+        let mut next = Vec::new();
+        let mut sent = LevelTraffic { level, updates: 0, messages: 0 };
+        for b in 0..batches {
+            let part = &frontier[(b * batch).min(frontier.len())..((b + 1) * batch).min(frontier.len())];
+            let outs: Vec<Out> = part
+                .par_chunks(4096)
+                .map(|chunk| {
+                    let mut out = Out::default();
+                    for &nd in chunk {
+                        g.process(nd, level, &mut out);
+                    }
+                    progress.inc(chunk.len() as u64);
+                    out
+                })
+                .collect();
+            let mut remote = vec![Vec::new(); ranks];
+            for o in outs {
+                g.merge(o, level, &mut next, &mut later, &mut remote);
             }
+            if ranks == 1 {
+                continue;
+            }
+            // Predecessors in other slices: one batch per slice, applied there at this level.
+            sent.updates += remote.iter().map(|b| b.len() as u64).sum::<u64>();
+            sent.messages += remote.iter().filter(|b| !b.is_empty()).count() as u64;
+            let received = comm.all_to_all(remote)?;
+            let outs: Vec<Out> = received
+                .par_iter()
+                .flat_map(|batch| batch.par_chunks(4096))
+                .map(|chunk| {
+                    let mut out = Out::default();
+                    for &nd in chunk {
+                        g.apply(side_of(nd), nd & IDX_MASK, level, &mut out);
+                    }
+                    out
+                })
+                .collect();
+            let mut none = vec![Vec::new(); ranks];
+            for o in outs {
+                g.merge(o, level, &mut next, &mut later, &mut none);
+            }
+            debug_assert!(none.iter().all(Vec::is_empty), "an update sent to the wrong slice");
         }
+        if ranks > 1 {
+            traffic.push(sent);
+        }
+        frontier = next;
         level += 1;
     }
     // Every level is at most the longest mate plus one: a level counter far
     // beyond that would mean a scheduling error.
     debug_assert!(level < 2000);
-    report.levels = level;
 
+    let slice_bytes = n as u64 * 2 * 5;
+    let ep_local = g.ep_nodes.len() as u64;
     let Gen { values, .. } = g;
-    let [w, b] = values;
-    let conv = |v: Vec<AtomicU16>| Codes::from_wide(v.into_iter().map(AtomicU16::into_inner).collect());
-    (TableData { indexer: ix.clone(), metric, values: [conv(w), conv(b)] }, report)
+    let [w, b] = values.map(|v| v.into_iter().map(AtomicU16::into_inner).collect::<Vec<u16>>());
+    let (table, ep_nodes, traffic) = if ranks == 1 {
+        let values = [Codes::from_wide(w), Codes::from_wide(b)];
+        (Some(TableData { indexer: ix.clone(), metric, values }), ep_local as usize, traffic)
+    } else {
+        let ep_nodes = comm.sum(ep_local)? as usize;
+        let traffic = sum_traffic(comm, traffic)?;
+        let values = gather_values(comm, &bounds, [w, b])?;
+        let table = values.map(|[w, b]| TableData {
+            indexer: ix.clone(),
+            metric,
+            values: [Codes::from_wide(w), Codes::from_wide(b)],
+        });
+        (table, ep_nodes, traffic)
+    };
+    Ok(SliceOutcome { table, size, levels: level, ep_nodes, slice_bytes, slice_indices: n as u64, traffic })
+}
+
+/// The slice that holds index `idx` (`bounds`: every slice's first index, then the size).
+#[inline]
+fn owner(bounds: &[u64], idx: u64) -> usize {
+    bounds.partition_point(|&start| start <= idx) - 1
+}
+
+/// Each level's traffic summed over the slices, on slice 0 (every slice ran the same levels).
+fn sum_traffic(comm: &mut dyn Exchange, mine: Vec<LevelTraffic>) -> Result<Vec<LevelTraffic>, ExchangeError> {
+    let words = mine.iter().flat_map(|t| [u64::from(t.level), t.updates, t.messages]).collect();
+    let all = comm.gather(words)?;
+    if comm.rank() != 0 {
+        return Ok(mine);
+    }
+    let mut total: Vec<LevelTraffic> =
+        mine.iter().map(|t| LevelTraffic { level: t.level, updates: 0, messages: 0 }).collect();
+    for words in &all {
+        for (t, w) in total.iter_mut().zip(words.chunks_exact(3)) {
+            t.updates += w[1];
+            t.messages += w[2];
+        }
+    }
+    Ok(total)
+}
+
+/// Codes sent to slice 0 per message (4 to a word): bounded, so that a six-man slice does not
+/// become one message of gigabytes.
+const GATHER_CODES: usize = 1 << 22;
+
+/// Every slice's values at slice 0, in index order: `Some([white, black])` there, `None`
+/// elsewhere.
+fn gather_values(
+    comm: &mut dyn Exchange,
+    bounds: &[u64],
+    mine: [Vec<u16>; 2],
+) -> Result<Option<[Vec<u16>; 2]>, ExchangeError> {
+    let ranks = comm.ranks();
+    let root = comm.rank() == 0;
+    let size = bounds[ranks] as usize;
+    let longest = (0..ranks).map(|r| (bounds[r + 1] - bounds[r]) as usize).max().unwrap_or(0);
+    let rounds = longest.div_ceil(GATHER_CODES);
+    let mut full: [Vec<u16>; 2] = if root { [vec![0; size], vec![0; size]] } else { [Vec::new(), Vec::new()] };
+    for (side, codes) in mine.iter().enumerate() {
+        for round in 0..rounds {
+            let piece = &codes[(round * GATHER_CODES).min(codes.len())..((round + 1) * GATHER_CODES).min(codes.len())];
+            let words = piece
+                .chunks(4)
+                .map(|c| c.iter().enumerate().fold(0u64, |w, (k, &v)| w | u64::from(v) << (16 * k)))
+                .collect();
+            let got = comm.gather(words)?;
+            if !root {
+                continue;
+            }
+            for (r, words) in got.iter().enumerate() {
+                let start = bounds[r] as usize + round * GATHER_CODES;
+                let end = (start + GATHER_CODES).min(bounds[r + 1] as usize);
+                if start >= end {
+                    continue;
+                }
+                let target = &mut full[side][start..end];
+                if words.len() != target.len().div_ceil(4) {
+                    return Err(ExchangeError(format!(
+                        "rank {r} sent {} words of values, not {}",
+                        words.len(),
+                        target.len().div_ceil(4)
+                    )));
+                }
+                for (k, v) in target.iter_mut().enumerate() {
+                    *v = (words[k / 4] >> (16 * (k % 4))) as u16;
+                }
+            }
+        }
+    }
+    Ok(root.then_some(full))
 }
 
 impl Gen<'_> {
@@ -279,7 +476,26 @@ impl Gen<'_> {
         if nd & EP_FLAG != 0 {
             &self.ep_nodes[(nd & IDX_MASK) as usize].value
         } else {
-            &self.values[side_of(nd).index()][(nd & IDX_MASK) as usize]
+            &self.values[side_of(nd).index()][((nd & IDX_MASK) - self.lo) as usize]
+        }
+    }
+
+    /// Adds a chunk's output to the level's lists.
+    fn merge(
+        &self,
+        o: Out,
+        level: u16,
+        frontier: &mut Vec<u64>,
+        later: &mut BTreeMap<u16, Vec<u64>>,
+        remote: &mut [Vec<u64>],
+    ) {
+        frontier.extend(o.next);
+        for (lvl, nd) in o.later {
+            debug_assert!(lvl > level + 1, "scheduled for a level already reached");
+            later.entry(lvl).or_default().push(nd);
+        }
+        for (to, batch) in o.remote.into_iter().enumerate() {
+            remote[to].extend(batch);
         }
     }
 
@@ -296,7 +512,7 @@ impl Gen<'_> {
         let ix = self.ix;
         let np = ix.pieces().len();
         let s = side.index();
-        let i = idx as usize;
+        let i = (idx - self.lo) as usize;
         let mut sq = [0u8; 8];
         ix.decode(idx, &mut sq);
         if ix.encode(&sq[..np]) != Some(idx) {
@@ -480,8 +696,16 @@ impl Gen<'_> {
     /// A successor of (q_side, q) was decided at `level`.
     #[inline]
     fn apply(&self, q_side: Color, q: u64, level: u16, out: &mut Out) {
+        if q < self.lo || q >= self.hi {
+            // Another slice's position: it applies the update at this level.
+            if out.remote.is_empty() {
+                out.remote = vec![Vec::new(); self.bounds.len() - 1];
+            }
+            out.remote[owner(self.bounds, q)].push(node(q_side, q));
+            return;
+        }
         let s = q_side.index();
-        let qi = q as usize;
+        let qi = (q - self.lo) as usize;
         let cell = &self.values[s][qi];
         if level.is_multiple_of(2) {
             // The successor is lost for its side to move: q wins.

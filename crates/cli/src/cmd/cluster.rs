@@ -2,15 +2,21 @@
 //! …`, in a build with `--features mpi`). Rank 0 reads the input and prints. `cluster epd`:
 //! every rank, rank 0 included, works on the queue; the report is that of the single-process
 //! command. `cluster uci`: every rank searches the same position, rank 0 speaks UCI as
-//! `bastion uci` does and plays the move the ranks vote for.
+//! `bastion uci` does and plays the move the ranks vote for. `cluster tb`: one tablebase
+//! generated with its index space split over the ranks; rank 0 writes the file `bastion tb
+//! gen` would write.
 
 use super::epd::{parse_duration, position_line, print_report, SuiteArgs};
 use anyhow::{Context, Result};
 use bastion_arena::suite::SuiteConfig;
 use bastion_cluster::search::{serve_root, serve_worker, SearchOptions, Tap, UciSession};
 use bastion_cluster::suite::{assemble_report, read_suite, run_position, SuiteOutcome, SuiteTask};
+use bastion_cluster::tables::{introduce, report_text, watch_for_stop, MpiExchange};
 use bastion_cluster::world::{self, MpiWorld};
 use bastion_cluster::{dismiss_all, distribute, serve, ClusterError, Event, QueueOptions, Transport};
+use bastion_tablebase::driver::{progress_bar, use_threads_globally};
+use bastion_tablebase::partition::{build_sliced, SliceError};
+use bastion_tablebase::{Material, Metric, TbError};
 use clap::{Args, Subcommand};
 use std::path::PathBuf;
 
@@ -28,6 +34,32 @@ enum ClusterCommand {
     /// The UCI engine searching on every rank (lazy cluster): rank 0 speaks UCI as `bastion
     /// uci` does and plays the move the ranks vote for.
     Uci(ClusterUciArgs),
+    /// One tablebase generated with its index space split over the ranks: rank 0 writes the
+    /// file `bastion tb gen` writes, byte for byte. The sub-endings must be in --dir.
+    Tb(ClusterTbArgs),
+}
+
+/// Arguments of `bastion cluster tb`.
+#[derive(Args, Debug)]
+struct ClusterTbArgs {
+    /// Ending such as KRKN (any order of the men is accepted).
+    ending: String,
+    /// Directory with the sub-endings' tables, where rank 0 writes the table.
+    #[arg(long, default_value = "tables")]
+    dir: PathBuf,
+    /// What the table counts: dtm, dtc or dtz (as `bastion tb gen --metric`; DTZ needs the
+    /// ending's DTM table in --dir).
+    #[arg(long, default_value = "dtm")]
+    metric: Metric,
+    /// Worker threads per rank (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// An exchange between the ranks that has not completed after this long ends the job.
+    #[arg(long, default_value = "120s")]
+    rank_timeout: String,
+    /// Print the report as one JSON document.
+    #[arg(long)]
+    json: bool,
 }
 
 /// Arguments of `bastion cluster uci`.
@@ -65,6 +97,7 @@ pub fn run(args: ClusterArgs) -> Result<()> {
     match args.command {
         ClusterCommand::Epd(args) => run_epd(args),
         ClusterCommand::Uci(args) => run_uci(args),
+        ClusterCommand::Tb(args) => run_tb(args),
     }
 }
 
@@ -183,4 +216,68 @@ fn run_uci(args: ClusterUciArgs) -> Result<()> {
 /// `BastionTBPath`), opening book and mate solver.
 fn session(out: Tap) -> UciSession {
     super::uci::session(out)
+}
+
+fn run_tb(args: ClusterTbArgs) -> Result<()> {
+    let world = MpiWorld::init().map_err(anyhow::Error::msg)?;
+    let root = world.rank() == 0;
+    // Every rank reads the same arguments, so a bad one fails on all of them alike; rank 0 says so.
+    let setup = (|| {
+        let (material, _) = Material::parse(&args.ending)?.normalized();
+        if material.count() > 5 {
+            anyhow::bail!("endings of more than five men are not supported");
+        }
+        let rank_timeout = parse_duration(&args.rank_timeout).context("--rank-timeout")?;
+        let threads = use_threads_globally(args.threads).map_err(anyhow::Error::msg).context("--threads")?;
+        Ok((material, rank_timeout, threads))
+    })();
+    let (material, rank_timeout, threads) = match setup {
+        Ok(ready) => ready,
+        Err(e) if root => return Err(e),
+        Err(_) => return Ok(()),
+    };
+    let name = material.name();
+    let mut exchange = MpiExchange::new(&world, rank_timeout, &name);
+    if root {
+        watch_for_stop(exchange.phase(), &name).map_err(anyhow::Error::msg)?;
+    }
+    let peers = introduce(&mut exchange, std::process::id(), &world.host())?;
+    for (rank, (pid, host)) in peers.iter().enumerate() {
+        eprintln!("rank {rank} of {}: pid {pid} on {host}", world.size());
+    }
+    if root && !args.json {
+        eprintln!(
+            "generating {name} ({}) into {} on {} ranks, {threads} threads each",
+            args.metric,
+            args.dir.display(),
+            world.size()
+        );
+    }
+    let start = std::time::Instant::now();
+    let progress = progress_bar(root && !args.json, &name);
+    let built = build_sliced(&material, &args.dir, args.metric, &progress, &mut exchange);
+    progress.finish_and_clear();
+    match built {
+        Ok(Some(build)) if args.json => {
+            println!("{}", serde_json::to_string_pretty(&build)?);
+            Ok(())
+        }
+        Ok(Some(build)) => {
+            print!("{}", report_text(&build, start.elapsed().as_secs_f64()));
+            Ok(())
+        }
+        Ok(None) => Ok(()),
+        // Every rank found the same table missing: rank 0 says which, the others leave.
+        Err(SliceError::Table(TbError::Missing(table))) if root => Err(anyhow::anyhow!(
+            "table {table} is missing in {dir}: `cluster tb` makes only {name} itself; make the missing \
+             sub-ending first with `bastion tb gen {table} --dir {dir}` (it makes its own sub-endings too)",
+            dir = args.dir.display()
+        )),
+        Err(SliceError::Table(_) | SliceError::Elsewhere(_)) if !root => Ok(()),
+        Err(e @ (SliceError::Table(_) | SliceError::Elsewhere(_))) => Err(e.into()),
+        Err(SliceError::Exchange(e)) => {
+            eprintln!("error: rank {}: generating {name}: {e}", world.rank());
+            world.abort(1)
+        }
+    }
 }

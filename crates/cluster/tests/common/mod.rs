@@ -1,7 +1,10 @@
 //! What the MPI tests share: the `bastion` under test and an `mpirun` that starts it.
 
 use std::path::PathBuf;
-use std::process::Command;
+use std::process::{Command, Output, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::Duration;
 
 /// The `bastion` built with `--features mpi` that `BASTION_MPI_BIN` names.
 pub fn bastion() -> PathBuf {
@@ -22,4 +25,28 @@ pub fn mpirun(ranks: usize, args: &[&str]) -> Command {
         .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
         .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
     c
+}
+
+/// Runs `c`, failing the test (instead of hanging it) after `limit`.
+// Each test file compiles this module on its own; not every one runs a job to its end.
+#[allow(dead_code)]
+pub fn output_within(mut c: Command, limit: Duration) -> Output {
+    let child =
+        c.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the command starts (is Open MPI installed?)");
+    let pid = child.id();
+    let (tx, rx) = mpsc::channel();
+    thread::spawn(move || tx.send(child.wait_with_output()));
+    match rx.recv_timeout(limit) {
+        Ok(out) => out.expect("the command's output"),
+        Err(_) => {
+            let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+            panic!("the job did not end within {limit:?}: a hang");
+        }
+    }
+}
+
+/// Output bytes as text.
+#[allow(dead_code)]
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
 }

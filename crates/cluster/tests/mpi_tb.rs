@@ -1,0 +1,205 @@
+//! `bastion cluster tb` under mpirun: the table written by 2 and 4 ranks is byte-identical to
+//! `bastion tb gen`'s (a 4-man and a 5-man ending), a missing sub-table is one clear error
+//! from rank 0, and a rank that dies or hangs ends the job with a message from rank 0 and no
+//! file.
+//!
+//! These need Open MPI's `mpirun` and a `bastion` built with `--features mpi`, whose path is in
+//! `BASTION_MPI_BIN`; `scripts/ci-mpi.sh` provides both and runs them with `-- --ignored`.
+#![cfg(feature = "mpi")]
+
+mod common;
+
+use common::{bastion, mpirun, output_within, text};
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::{mpsc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// A fresh directory under the system's temporary directory.
+fn fresh_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("bastion-mpi-tb-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `bastion tb gen ENDING` into a directory: the reference file and the sub-tables, made once
+/// per test run (a five-man table takes a minute or more of CPU).
+fn single_process(ending: &str) -> PathBuf {
+    static MADE: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let dir = std::env::temp_dir().join(format!("bastion-mpi-tb-single-{ending}-{}", std::process::id()));
+    let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    if made.iter().any(|e| e == ending) {
+        return dir;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut c = Command::new(bastion());
+    c.args(["tb", "gen", ending, "--dir"]).arg(&dir).args(["--threads", "2"]);
+    let out = output_within(c, Duration::from_secs(600));
+    assert!(out.status.success(), "tb gen {ending}: {}", text(&out.stderr));
+    made.push(ending.to_string());
+    dir
+}
+
+/// A directory with every table of `from` but `ending`'s own.
+fn sub_tables_only(from: &Path, ending: &str, tag: &str) -> PathBuf {
+    let dir = fresh_dir(tag);
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_string();
+        if name.ends_with(".btb") && name != format!("{ending}.btb") {
+            std::fs::copy(&path, dir.join(name)).unwrap();
+        }
+    }
+    dir
+}
+
+fn check_identical(ending: &str, rank_counts: &[usize], limit: Duration) {
+    let single = single_process(ending);
+    let expected = std::fs::read(single.join(format!("{ending}.btb"))).unwrap();
+    for &ranks in rank_counts {
+        let dir = sub_tables_only(&single, ending, &format!("np{ranks}-{ending}"));
+        let out = output_within(
+            mpirun(ranks, &["cluster", "tb", ending, "--dir", dir.to_str().unwrap(), "--threads", "1"]),
+            limit,
+        );
+        let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+        assert!(out.status.success(), "{ranks} ranks: {stderr}");
+        let written = std::fs::read(dir.join(format!("{ending}.btb"))).expect("rank 0 wrote the table");
+        assert!(written == expected, "{ending} at {ranks} ranks differs from tb gen's file");
+        for rank in 0..ranks {
+            assert!(stderr.contains(&format!("rank {rank} of {ranks}: pid ")), "rank {rank} joins: {stderr}");
+            assert!(stdout.contains(&format!("rank {rank}: slice of ")), "rank {rank}'s memory: {stdout}");
+        }
+        assert!(stdout.contains("exchanged: ") && stdout.contains("wall time"), "{stdout}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+#[test]
+#[ignore = "needs mpirun and BASTION_MPI_BIN (a bastion built with --features mpi); run by scripts/ci-mpi.sh"]
+fn krkn_at_two_and_four_ranks_equals_tb_gen() {
+    check_identical("KRKN", &[2, 4], Duration::from_secs(300));
+}
+
+#[test]
+#[ignore = "needs mpirun and BASTION_MPI_BIN (a bastion built with --features mpi); run by scripts/ci-mpi.sh"]
+fn a_five_man_table_at_two_and_four_ranks_equals_tb_gen() {
+    // The cheapest five-man tables are pawnless (121,110,528 indices per side); three like
+    // men make most indices non-canonical, which initialisation skips at once.
+    // A run of each is minutes on two cores: CI (scripts/ci-mpi.sh) sets
+    // BASTION_MPI_TB_FIVE_MAN_RANKS=4 to keep its whole run within budget.
+    let ranks: Vec<usize> = std::env::var("BASTION_MPI_TB_FIVE_MAN_RANKS")
+        .map(|v| v.split(',').map(|r| r.trim().parse().expect("rank counts like 2,4")).collect())
+        .unwrap_or_else(|_| vec![2, 4]);
+    check_identical("KRRRK", &ranks, Duration::from_secs(900));
+}
+
+#[test]
+#[ignore = "needs mpirun and BASTION_MPI_BIN (a bastion built with --features mpi); run by scripts/ci-mpi.sh"]
+fn a_missing_sub_table_is_one_clear_error_from_rank_zero() {
+    let dir = fresh_dir("bare");
+    let out =
+        output_within(mpirun(2, &["cluster", "tb", "KRKN", "--dir", dir.to_str().unwrap()]), Duration::from_secs(120));
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert_eq!(err.matches("is missing in").count(), 1, "{err}");
+    assert!(err.contains("bastion tb gen K"), "{err}");
+    assert!(!dir.join("KRKN.btb").exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+/// Starts `cluster tb KRRRK` on 3 ranks in `dir` and returns the job, its stderr lines and
+/// rank 1's pid once every rank has joined.
+fn start_job(dir: &Path, extra: &[&str]) -> (std::process::Child, mpsc::Receiver<String>, u32) {
+    let mut args = vec!["cluster", "tb", "KRRRK", "--dir", dir.to_str().unwrap(), "--threads", "1"];
+    args.extend(extra);
+    let mut job = mpirun(3, &args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("mpirun starts");
+    let (tx, rx) = mpsc::channel();
+    let stderr = job.stderr.take().unwrap();
+    thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let mut pid = None;
+    while pid.is_none() {
+        let line = rx.recv_timeout(Duration::from_secs(120)).expect("rank 0 names rank 1");
+        if let Some(rest) = line.strip_prefix("rank 1 of 3: pid ") {
+            pid = rest.split_whitespace().next().and_then(|p| p.parse().ok());
+        }
+    }
+    // Into the generation proper (the sub-tables are loaded in well under a second).
+    thread::sleep(Duration::from_secs(2));
+    (job, rx, pid.unwrap())
+}
+
+/// Stderr lines until one contains `needle` (or `limit` passes), then the job is ended.
+fn wait_for_line(mut job: std::process::Child, rx: &mpsc::Receiver<String>, needle: &str, limit: Duration) -> String {
+    let since = Instant::now();
+    let mut seen = Vec::new();
+    while since.elapsed() < limit {
+        match rx.recv_timeout(Duration::from_millis(200)) {
+            Ok(line) => {
+                let found = line.contains(needle);
+                seen.push(line);
+                if found {
+                    break;
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if job.try_wait().unwrap().is_some() {
+                    // Lines still in the pipe.
+                    while let Ok(line) = rx.recv_timeout(Duration::from_secs(2)) {
+                        seen.push(line);
+                    }
+                    break;
+                }
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        }
+    }
+    let _ = job.kill();
+    let _ = job.wait();
+    seen.join("\n")
+}
+
+#[test]
+#[ignore = "needs mpirun and BASTION_MPI_BIN (a bastion built with --features mpi); run by scripts/ci-mpi.sh"]
+fn a_killed_rank_ends_the_job_with_a_message_from_rank_zero_and_no_file() {
+    let single = single_process("KRRRK");
+    let dir = sub_tables_only(&single, "KRRRK", "killed");
+    let (job, rx, pid) = start_job(&dir, &[]);
+    assert!(Command::new("kill").args(["-9", &pid.to_string()]).status().unwrap().success());
+    let err = wait_for_line(job, &rx, "error: stopped from outside while generating KRRRK", Duration::from_secs(120));
+    assert!(err.contains("error: stopped from outside while generating KRRRK"), "{err}");
+    assert!(err.contains("run the command again"), "{err}");
+    assert!(!dir.join("KRRRK.btb").exists(), "no file from an unfinished run");
+    // A rerun generates the table from the start: the same bytes as tb gen.
+    let out = output_within(
+        mpirun(2, &["cluster", "tb", "KRRRK", "--dir", dir.to_str().unwrap(), "--threads", "1"]),
+        Duration::from_secs(600),
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(std::fs::read(dir.join("KRRRK.btb")).unwrap() == std::fs::read(single.join("KRRRK.btb")).unwrap());
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+#[ignore = "needs mpirun and BASTION_MPI_BIN (a bastion built with --features mpi); run by scripts/ci-mpi.sh"]
+fn a_hung_rank_is_found_by_rank_zero_after_the_rank_timeout() {
+    let single = single_process("KRRRK");
+    let dir = sub_tables_only(&single, "KRRRK", "hung");
+    let (job, rx, pid) = start_job(&dir, &["--rank-timeout", "3s"]);
+    // A stopped process neither dies nor answers: only the exchange's timeout can tell.
+    assert!(Command::new("kill").args(["-STOP", &pid.to_string()]).status().unwrap().success());
+    let err = wait_for_line(job, &rx, "the exchange between the ranks got no answer for", Duration::from_secs(120));
+    let _ = Command::new("kill").args(["-9", &pid.to_string()]).status();
+    assert!(err.contains("error: generating KRRRK "), "{err}");
+    assert!(err.contains("the exchange between the ranks got no answer for"), "{err}");
+    assert!(!dir.join("KRRRK.btb").exists());
+    let _ = std::fs::remove_dir_all(dir);
+}
