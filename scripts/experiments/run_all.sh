@@ -4,15 +4,15 @@
 # protocol allows it, so that the figures repeat exactly whatever the load; the timed rows say so.
 #
 # Usage: scripts/experiments/run_all.sh OUT_DIR [SECTION...]
-#   sections: ablation etc adc solver krk fortress suites suites-time progressive wac-time
-#   (default: all but the last)
+#   sections: ablation etc adc repetition solver krk fortress suites suites-time progressive
+#   wac-time (default: all but the last)
 #   BASTION  engine binary (default target/debug/bastion)
 #   DATA     shared data (default ../shared/data)
 #   STOCKFISH, ETHEREAL  other engines (default /usr/games/stockfish, /usr/games/ethereal-chess)
 set -euo pipefail
 out=${1:?usage: run_all.sh OUT_DIR [SECTION...]}
 shift
-sections=${*:-ablation etc adc solver krk fortress suites suites-time progressive}
+sections=${*:-ablation etc adc repetition solver krk fortress suites suites-time progressive}
 here=$(cd "$(dirname "$0")" && pwd)
 B=${BASTION:-target/debug/bastion}
 DATA=${DATA:-../shared/data}
@@ -31,6 +31,10 @@ for section in $sections; do
       --config base: --config etc:EnhancedTTCutoff=true > "$out/etc-wac-d5-d9.jsonl"
     python3 "$here/fixed_depth.py" --engine "$B uci" --epd "$DATA/epd/wac.epd" --depth 13 --limit 100 \
       --config base: --config etc:EnhancedTTCutoff=true > "$out/etc-wac-d13.jsonl" ;;
+  repetition)
+    # The thesis's Tables 6.2-6.3: repetition draws in the search on and off, rook endings.
+    python3 "$here/fixed_depth.py" --engine "$B uci" --epd "$here/rook_endings.epd" --depth 12 --depth 20 \
+      --config base: --config norep:RepetitionDraws=false > "$out/repetition-rook-endings.jsonl" ;;
   adc)
     # The first 10 mates of each length 5-11 of mates2000; the mate prover is switched off so
     # that the moves are the search's own.
@@ -56,7 +60,12 @@ for section in $sections; do
     python3 "$here/krk.py" --engine "$B uci" --games 100 --depth 10 --seed 1 --probe "$probe" \
       > "$out/krk-d10.jsonl"
     python3 "$here/krk.py" --engine "$B uci" --games 100 --depth 10 --seed 1 --probe "$probe" \
-      --option "EvalFile=<empty>" > "$out/krk-d10-handwritten.jsonl" ;;
+      --option "EvalFile=<empty>" > "$out/krk-d10-handwritten.jsonl"
+    # The article's flat evaluation: no mop-up term (with and without the mate solver).
+    python3 "$here/krk.py" --engine "$B uci" --games 100 --depth 10 --seed 1 --probe "$probe" \
+      --option MopUp=false > "$out/krk-d10-flat.jsonl"
+    python3 "$here/krk.py" --engine "$B uci" --games 100 --depth 10 --seed 1 --probe "$probe" \
+      --option MopUp=false --option MateSolver=false > "$out/krk-d10-flat-nosolver.jsonl" ;;
   fortress)
     tsv=crates/fortress/tests/data/seed_figures.tsv
     grep -v '^#' "$tsv" | while IFS=$'\t' read -r id fen _; do
@@ -78,6 +87,13 @@ for section in $sections; do
     for e in "stockfish:$SF" "ethereal:$ETH"; do
       "$B" epd "$DATA/epd/wac.epd" --engine "${e#*:}" --nodes 250000 --threads 1 --hash 64 \
         --json > "$out/suite-wac-${e%%:*}-250k.json"
+    done
+    # ECM-GCP and Arasan 2024: Bastion and Stockfish only (Ethereal stops at depth 1 under nodes).
+    for suite in ecmgcp arasan2024; do
+      for e in "bastion:$B uci" "stockfish:$SF"; do
+        "$B" epd "$DATA/epd/$suite.epd" --engine "${e#*:}" --nodes 1000000 --threads 1 --hash 64 \
+          --json > "$out/suite-$suite-${e%%:*}-1M.json"
+      done
     done ;;
   suites-time)
     # Ethereal 12 stops after depth 1 under `go nodes`, so the engines are also compared at a
@@ -99,8 +115,8 @@ for section in $sections; do
     "$B" progressive bench-mates "$tests" --per-length 10 --time 2 --no-promotion --json > "$out/prog-astar-coverage-nopromo.json"
     "$B" progressive bench-mates "$tests" --per-length 10 --time 2 --no-pin --json > "$out/prog-astar-coverage-nopin.json" ;;
   wac-time)
-    "$B" epd "$DATA/epd/wac.epd" --engine "$B uci" --time 2s --times 0.5,1,2 --threads 1 --hash 64 \
-      --json > "$out/wac-2s.json" ;;
+    "$B" epd "$DATA/epd/wac.epd" --engine "$B uci" --time 5s --times 1,2 --threads 1 --hash 64 \
+      --json > "$out/wac-5s.json" ;;
   *) echo "unknown section $section" >&2; exit 2 ;;
   esac
   log "done $section (load: $(cut -d' ' -f1-3 /proc/loadavg))"
