@@ -7,9 +7,8 @@
 
 mod common;
 
-use common::{bastion, mpirun, output_within, text};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use common::{bastion, mpirun, output_within, spawn_watched, text};
+use std::process::{Child, Command};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -80,14 +79,7 @@ fn start_long_job(ranks: usize, extra: &[&str]) -> (Child, u32, mpsc::Receiver<S
     let suite = suite();
     let mut args = vec!["cluster", "epd", &suite, "--engine", &engine, "--nodes", "1000000", "--threads", "1"];
     args.extend(extra);
-    let mut job = mpirun(ranks, &args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("mpirun starts");
-    let (tx, rx) = mpsc::channel();
-    let stderr = job.stderr.take().unwrap();
-    thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
+    let (job, rx) = spawn_watched(mpirun(ranks, &args));
     let mut pid = None;
     let since = Instant::now();
     loop {

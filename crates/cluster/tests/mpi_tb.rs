@@ -9,10 +9,9 @@
 
 mod common;
 
-use common::{bastion, mpirun, output_within, text};
-use std::io::{BufRead, BufReader};
+use common::{bastion, mpirun, output_within, spawn_watched, text};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::{mpsc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -117,14 +116,7 @@ fn a_missing_sub_table_is_one_clear_error_from_rank_zero() {
 fn start_job(dir: &Path, extra: &[&str]) -> (std::process::Child, mpsc::Receiver<String>, u32) {
     let mut args = vec!["cluster", "tb", "KRRRK", "--dir", dir.to_str().unwrap(), "--threads", "1"];
     args.extend(extra);
-    let mut job = mpirun(3, &args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("mpirun starts");
-    let (tx, rx) = mpsc::channel();
-    let stderr = job.stderr.take().unwrap();
-    thread::spawn(move || {
-        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
-            let _ = tx.send(line);
-        }
-    });
+    let (job, rx) = spawn_watched(mpirun(3, &args));
     let mut pid = None;
     while pid.is_none() {
         let line = rx.recv_timeout(Duration::from_secs(120)).expect("rank 0 names rank 1");

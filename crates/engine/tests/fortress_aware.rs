@@ -2,10 +2,10 @@
 //! reasons on constructed fortresses, the decision it changes (the capture that lets a
 //! fortress be built), and that a search it does not touch is the same search as without it.
 
+mod common;
+
 use bastion_core::Position;
-use bastion_engine::protocol::UciSession;
 use bastion_engine::{Engine, EngineOptions, Limits, Score, SearchResult};
-use std::io::Write;
 use std::sync::{Arc, Mutex};
 
 /// A reconstruction of Guid & Bratko 2012, Fig. 1 (`crates/fortress/tests/data/seed_figures.tsv`):
@@ -15,26 +15,11 @@ const FIG1_ANALOG: &str = "2k5/2p1b3/1q1p4/pPpPp1p1/N1P1PpPp/5P1P/KQ6/8 w - - 0 
 /// evaluation scores about +8.
 const ROOK_BEHIND_BARRIER: &str = "4k3/8/2p1p3/1pPpPp1p/pP1P1PpP/P5P1/8/2R1K3 w - - 0 1";
 
-/// A `Write` that appends to a shared buffer.
-#[derive(Clone, Default)]
-struct Buffer(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Buffer {
-    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(b);
-        Ok(b.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
+/// The output lines of a session that reads `input` to its end.
 fn run_session(input: &str) -> Vec<String> {
-    let buf = Buffer::default();
-    let opts = EngineOptions { hash_mb: 16, ..EngineOptions::default() };
-    UciSession::with_options(buf.clone(), opts).run(input.as_bytes());
-    let text = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
-    text.lines().map(str::to_string).collect()
+    let (uci, rx) = common::session_with(EngineOptions { hash_mb: 16, ..EngineOptions::default() });
+    uci.run(input.as_bytes());
+    rx.try_iter().collect()
 }
 
 fn engine(fortress_aware: bool) -> Engine {

@@ -38,6 +38,23 @@ pub struct BuildRecord {
     pub peak_rss_bytes: Option<u64>,
 }
 
+impl BuildRecord {
+    /// The record of an ending whose complete file `f` was already there.
+    pub fn skipped(m: &Material, metric: Metric, f: &TableFile) -> BuildRecord {
+        BuildRecord {
+            ending: m.name(),
+            metric,
+            skipped: true,
+            seconds: 0.0,
+            indices_per_side: f.header().size,
+            max_plies: f.header().max_plies,
+            file_bytes: f.file_len(),
+            work_bytes: 0,
+            peak_rss_bytes: peak_rss_bytes(),
+        }
+    }
+}
+
 /// Peak resident set size of this process (VmHWM), if the OS tells.
 pub fn peak_rss_bytes() -> Option<u64> {
     let s = std::fs::read_to_string("/proc/self/status").ok()?;
@@ -80,6 +97,11 @@ impl<'a> Loader<'a> {
         Loader { dir, metric, cache: HashMap::new() }
     }
 
+    /// The metric of the tables this loader reads.
+    pub fn metric(&self) -> Metric {
+        self.metric
+    }
+
     /// The decompressed table of `m` (must exist and be valid).
     pub fn load(&mut self, m: &Material) -> Result<Arc<TableData>, TbError> {
         if let Some(t) = self.cache.get(m) {
@@ -95,6 +117,22 @@ impl<'a> Loader<'a> {
             self.cache.insert(m.clone(), t.clone());
         }
         Ok(t)
+    }
+
+    /// The loader of the tables a generation in `generated` takes its exit values from, in
+    /// `dir`: DTM tables for DTZ (its own ending's included), tables of its own metric else.
+    pub fn for_exits(dir: &'a Path, generated: Metric) -> Loader<'a> {
+        Loader::with_metric(dir, if generated == Metric::Dtz { Metric::Dtm } else { generated })
+    }
+
+    /// The tables a generation of `m` in `generated` values its exits from: the sub-tables,
+    /// and for DTZ the ending's own DTM table (its pawn moves stay in the ending).
+    pub fn exit_tables(&mut self, m: &Material, generated: Metric) -> Result<Vec<Arc<TableData>>, TbError> {
+        let mut needed = m.children();
+        if generated == Metric::Dtz {
+            needed.push(m.clone());
+        }
+        needed.iter().map(|n| self.load(n)).collect()
     }
 
     /// A table set with `m`'s sub-tables.
@@ -151,25 +189,14 @@ fn build_one_metric(
     show_progress: bool,
     on_done: &mut dyn FnMut(&BuildRecord),
 ) -> Result<Vec<BuildRecord>, TbError> {
-    // The tables whose values the exits take: DTZ's are DTM tables, its own ending's included.
-    let mut loader = Loader::with_metric(dir, if metric == Metric::Dtz { Metric::Dtm } else { metric });
+    let mut loader = Loader::for_exits(dir, metric);
     let mut out = Vec::new();
     for m in dependency_order(targets) {
         let path = dir.join(metric.file_name(&m));
         if path.exists() {
             match TableFile::open_metric(&path, metric) {
                 Ok(f) => {
-                    let rec = BuildRecord {
-                        ending: m.name(),
-                        metric,
-                        skipped: true,
-                        seconds: 0.0,
-                        indices_per_side: f.header().size,
-                        max_plies: f.header().max_plies,
-                        file_bytes: f.file_len(),
-                        work_bytes: 0,
-                        peak_rss_bytes: peak_rss_bytes(),
-                    };
+                    let rec = BuildRecord::skipped(&m, metric, &f);
                     on_done(&rec);
                     out.push(rec);
                     continue;
@@ -181,9 +208,9 @@ fn build_one_metric(
                 }
             }
         }
-        let mut subs = loader.set_for(&m)?;
-        if metric == Metric::Dtz {
-            subs.insert(loader.load(&m)?);
+        let mut subs = TableSet::with_metric(loader.metric());
+        for t in loader.exit_tables(&m, metric)? {
+            subs.insert(t);
         }
         let pb = progress_bar(show_progress, &m.name());
         let start = Instant::now();

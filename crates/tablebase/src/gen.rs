@@ -171,7 +171,7 @@ pub fn generate_in(
     exit_tables: &TableSet,
     progress: &ProgressBar,
 ) -> (TableData, GenReport) {
-    let outcome = generate_slice(material, metric, exit_tables, progress, &mut Solo, SliceLimits::default())
+    let outcome = generate_sliced(material, metric, exit_tables, progress, &mut Solo, SliceLimits::default())
         .expect("one slice exchanges nothing");
     let report = GenReport {
         size: outcome.size,
@@ -182,9 +182,11 @@ pub fn generate_in(
     (outcome.table.expect("the only slice is slice 0"), report)
 }
 
-/// The generator as one slice of `comm` (see [`crate::partition`]); with [`Solo`] it is
-/// [`generate_in`]. Panics as [`generate_in`] does.
-pub(crate) fn generate_slice(
+/// Generates one slice of `material`'s table in `metric`, exchanging updates through `comm`
+/// (every slice calls this with the same arguments but its own `comm`; see
+/// [`crate::partition`]). The table, identical to [`generate_in`]'s, is assembled on slice 0;
+/// with [`Solo`] this is [`generate_in`]. Panics as [`generate_in`] does.
+pub fn generate_sliced(
     material: &Material,
     metric: Metric,
     exit_tables: &TableSet,

@@ -23,27 +23,13 @@ pub use crate::exchange::{
     local_exchanges, slice_start, Exchange, ExchangeError, LevelTraffic, LocalExchange, SliceLimits, SliceOutcome, Solo,
 };
 use crate::format::{write_table, TableFile};
-use crate::gen::generate_slice;
+pub use crate::gen::generate_sliced;
 use crate::material::Material;
 use crate::metric::Metric;
 use crate::table::{Codes, TableData, TableSet};
 use indicatif::ProgressBar;
 use std::path::Path;
 use std::time::Instant;
-
-/// Generates one slice of `material`'s table in `metric`, exchanging updates through `comm`
-/// (every slice calls this with the same arguments but its own `comm`). The table, identical
-/// to [`crate::gen::generate_in`]'s, is assembled on slice 0.
-pub fn generate_sliced(
-    material: &Material,
-    metric: Metric,
-    exit_tables: &TableSet,
-    progress: &ProgressBar,
-    comm: &mut dyn Exchange,
-    limits: SliceLimits,
-) -> Result<SliceOutcome, ExchangeError> {
-    generate_slice(material, metric, exit_tables, progress, comm, limits)
-}
 
 /// One rank's working memory, as slice 0 prints it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -104,17 +90,10 @@ pub fn table_bytes(t: &TableData) -> u64 {
 /// The sub-tables a generation of `material` in `metric` reads, from `dir`, and their bytes.
 /// A missing one is [`TbError::Missing`]: the distributed generator makes only the ending.
 fn load_exit_tables(material: &Material, dir: &Path, metric: Metric) -> Result<(TableSet, u64), TbError> {
-    // DTZ takes its exits from DTM tables, its own ending's included (pawn moves).
-    let exit_metric = if metric == Metric::Dtz { Metric::Dtm } else { metric };
-    let mut loader = Loader::with_metric(dir, exit_metric);
-    let mut needed = material.children();
-    if metric == Metric::Dtz {
-        needed.push(material.clone());
-    }
-    let mut set = TableSet::with_metric(exit_metric);
+    let mut loader = Loader::for_exits(dir, metric);
+    let mut set = TableSet::with_metric(loader.metric());
     let mut bytes = 0;
-    for m in needed {
-        let t = loader.load(&m)?;
+    for t in loader.exit_tables(material, metric)? {
         bytes += table_bytes(&t);
         set.insert(t);
     }
@@ -138,17 +117,7 @@ pub fn build_sliced(
     // Slice 0 decides whether the file is already complete; the others follow.
     let existing = if root { TableFile::open_metric(&dir.join(metric.file_name(material)), metric).ok() } else { None };
     if comm.broadcast(u64::from(existing.is_some()))? == 1 {
-        let record = existing.map(|f| BuildRecord {
-            ending: material.name(),
-            metric,
-            skipped: true,
-            seconds: 0.0,
-            indices_per_side: f.header().size,
-            max_plies: f.header().max_plies,
-            file_bytes: f.file_len(),
-            work_bytes: 0,
-            peak_rss_bytes: peak_rss_bytes(),
-        });
+        let record = existing.map(|f| BuildRecord::skipped(material, metric, &f));
         return Ok(record.map(|record| SlicedBuild {
             record,
             ranks,

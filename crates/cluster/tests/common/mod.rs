@@ -1,7 +1,8 @@
 //! What the MPI tests share: the `bastion` under test and an `mpirun` that starts it.
 
+use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
@@ -49,4 +50,19 @@ pub fn output_within(mut c: Command, limit: Duration) -> Output {
 #[allow(dead_code)]
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Starts `c` with its standard error read line by line onto the returned channel (standard
+/// output piped, unread), for tests that watch a job while it runs.
+#[allow(dead_code)]
+pub fn spawn_watched(mut c: Command) -> (Child, mpsc::Receiver<String>) {
+    let mut job = c.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("mpirun starts");
+    let (tx, rx) = mpsc::channel();
+    let stderr = job.stderr.take().expect("piped stderr");
+    thread::spawn(move || {
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    (job, rx)
 }

@@ -465,7 +465,6 @@ impl Prober {
             if t.outcome != Outcome::Collapses {
                 continue;
             }
-            let line = if m == best { result.pv.clone() } else { vec![m] };
             if !self.confirmed(env, root, &line, keys, them, DEFENCE_STAGES, budget, say) {
                 continue;
             }

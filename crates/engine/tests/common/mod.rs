@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 use bastion_engine::protocol::UciSession;
+use bastion_engine::EngineOptions;
 use std::io::Write;
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::time::{Duration, Instant};
@@ -34,8 +35,13 @@ impl Write for LineSender {
 
 /// A session whose output lines arrive on the returned channel.
 pub fn session() -> (UciSession<LineSender>, Receiver<String>) {
+    session_with(EngineOptions::default())
+}
+
+/// [`session`] with `opts` as the engine's starting options.
+pub fn session_with(opts: EngineOptions) -> (UciSession<LineSender>, Receiver<String>) {
     let (tx, rx) = channel();
-    (UciSession::new(LineSender { tx, buf: Vec::new() }), rx)
+    (UciSession::with_options(LineSender { tx, buf: Vec::new() }, opts), rx)
 }
 
 /// The lines up to and including the next line starting with `prefix`; panics if the
