@@ -110,6 +110,21 @@ impl<T: Serialize> Root<'_, T> {
         self.transport.send(rank, &message).map_err(|message| ClusterError::Protocol { rank, message })
     }
 
+    /// Ends a job stopped after `done` results: every rank not yet dismissed is sent away (a
+    /// rank holding an item sends its result first, which nobody reads), and the error names
+    /// the items still out, rank 0's own (`local`) first.
+    fn stopped(&mut self, local: Option<usize>, done: usize) -> ClusterError {
+        let mut out: Vec<(usize, usize)> = local.map(|i| (0, i)).into_iter().collect();
+        out.extend(self.ranks.iter().enumerate().filter_map(|(rank, r)| r.holding.map(|i| (rank, i))));
+        let bye = encode(&ToWorker::<&T>::Done);
+        for (rank, state) in self.ranks.iter_mut().enumerate().filter(|(_, r)| !r.dismissed) {
+            state.dismissed = true;
+            // Best effort: a rank that cannot be reached is gone already, and the job ends.
+            let _ = self.transport.send(rank, &bye);
+        }
+        ClusterError::Stopped { done, total: self.tasks.len(), out }
+    }
+
     /// The next item for rank 0's own helper, if any.
     fn take_local(&mut self) -> Option<usize> {
         (self.next < self.tasks.len()).then(|| {
@@ -123,10 +138,10 @@ impl<T: Serialize> Root<'_, T> {
 /// rank 0, while every other rank calls [`serve`] with the same work function.
 ///
 /// `on_event` sees each rank join and each result arrive (in the order they finish). `stop` is
-/// polled between messages: when it says so, the job ends with [`ClusterError::Stopped`]. Any
-/// rank that fails, or is silent for longer than `options.rank_timeout`, ends it with an error
-/// that names the rank; the caller then ends the job (`MpiWorld::abort`), since the other ranks
-/// may still be working.
+/// polled between messages and after every result but the last: when it says so, every other
+/// rank is sent away and the job ends with [`ClusterError::Stopped`]. Any rank that fails, or is silent for longer than
+/// `options.rank_timeout`, ends it with an error that names the rank; the caller then ends the
+/// job (`MpiWorld::abort`), since the other ranks may still be working.
 pub fn distribute<T, R, F>(
     transport: &dyn Transport,
     tasks: &[T],
@@ -169,9 +184,7 @@ where
             break;
         }
         if stop() {
-            let mut out: Vec<(usize, usize)> = local_holding.map(|i| (0, i)).into_iter().collect();
-            out.extend(root.ranks.iter().enumerate().filter_map(|(rank, r)| r.holding.map(|i| (rank, i))));
-            return Err(ClusterError::Stopped { done, total: tasks.len(), out });
+            return Err(root.stopped(local_holding, done));
         }
         let mut idle = true;
         while let Some((rank, bytes)) = transport.try_receive() {
@@ -198,6 +211,11 @@ where
                     on_event(Event::Finished { rank, index, result: &result });
                     results[index] = Some(result);
                     done += 1;
+                    // Polled after each result too, so that a stop asked for after n results
+                    // comes after n, however many results were waiting.
+                    if done < tasks.len() && stop() {
+                        return Err(root.stopped(local_holding, done));
+                    }
                     root.hand_out(rank)?;
                 }
                 ToRoot::Failed { message } => {
@@ -215,6 +233,9 @@ where
                     on_event(Event::Finished { rank: 0, index, result: &result });
                     results[index] = Some(result);
                     done += 1;
+                    if done < tasks.len() && stop() {
+                        return Err(root.stopped(local_holding, done));
+                    }
                     give_local(&mut root, &mut local_holding);
                 }
                 Err(TryRecvError::Empty) => {}

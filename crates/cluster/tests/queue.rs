@@ -174,24 +174,31 @@ fn a_worker_leaves_when_rank_zero_is_silent() {
 fn a_stop_request_lists_the_items_still_out() {
     let (root, workers) = start_workers(local_world(2), square, &fast());
     let tasks: Vec<u64> = (0..50).collect();
-    let finished = std::cell::Cell::new(0);
-    let stop = || finished.get() >= 5;
-    let err = distribute(&root, &tasks, square, &fast(), &stop, |e| {
-        if let Event::Finished { .. } = e {
-            finished.set(finished.get() + 1);
-        }
+    let finished = std::cell::RefCell::new(Vec::new());
+    let joined = std::cell::Cell::new(0);
+    // Once both ranks hold work, each result is followed at once by a new item for its rank,
+    // so some item is always out when the stop comes.
+    let stop = || finished.borrow().len() >= 5 && joined.get() == 2;
+    let err = distribute(&root, &tasks, square, &fast(), &stop, |e| match e {
+        Event::Joined { .. } => joined.set(joined.get() + 1),
+        Event::Finished { index, .. } => finished.borrow_mut().push(index),
     })
     .unwrap_err();
+    let finished = finished.into_inner();
     match &err {
-        ClusterError::Stopped { done: 5, total: 50, out } => assert!(!out.is_empty(), "{err}"),
-        other => panic!("expected a stop after 5 items, got {other:?}"),
+        ClusterError::Stopped { done, total: 50, out } => {
+            assert_eq!(*done, finished.len(), "the stop comes right after the result that asked for it");
+            assert!(!out.is_empty(), "{err}");
+            assert!(out.iter().all(|(_, index)| !finished.contains(index)), "{err}: {finished:?}");
+        }
+        other => panic!("expected a stop, got {other:?}"),
     }
-    assert!(err.to_string().contains("after 5 of 50 items"), "{err}");
-    drop(root);
-    // The worker notices that rank 0 has gone quiet and leaves.
+    assert!(err.to_string().contains(&format!("after {} of 50 items", finished.len())), "{err}");
+    // Rank 0 has sent the worker away: it finishes its item and leaves cleanly.
     for w in workers {
-        assert!(w.join().unwrap().is_err());
+        assert!(w.join().unwrap().is_ok());
     }
+    drop(root);
 }
 
 #[test]

@@ -2,59 +2,17 @@
 //! `bastion uci` does, every rank searches, `stop` and `quit` reach every rank, mates are
 //! found, and a rank that is gone or silent is left out instead of hanging rank 0.
 
+mod local;
+
 use bastion_cluster::search::{serve_root, serve_worker, RootEnd, SearchOptions, Tap, UciSession};
 use bastion_cluster::transport::{local_world, LocalTransport};
 use bastion_cluster::ClusterError;
 use bastion_core::Position;
-use std::io::{self, BufReader, Read, Write};
+use local::{join, legal, Input, Lines};
+use std::io::BufReader;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::thread::{self, JoinHandle};
-use std::time::{Duration, Instant};
-
-/// Generous: the tests check what happens, never how fast, on a machine shared with builds.
-const LIMIT: Duration = Duration::from_secs(60);
-
-/// The GUI's side of rank 0's input: chunks of bytes, end of input when the sender goes.
-struct Input {
-    chunks: Receiver<Vec<u8>>,
-    left: Vec<u8>,
-}
-
-impl Read for Input {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        if self.left.is_empty() {
-            match self.chunks.recv() {
-                Ok(chunk) => self.left = chunk,
-                Err(_) => return Ok(0),
-            }
-        }
-        let n = buf.len().min(self.left.len());
-        buf[..n].copy_from_slice(&self.left[..n]);
-        self.left.drain(..n);
-        Ok(n)
-    }
-}
-
-/// Rank 0's output, line by line, for the test to read.
-struct Lines {
-    to: Sender<String>,
-    pending: Vec<u8>,
-}
-
-impl Write for Lines {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.pending.extend_from_slice(buf);
-        while let Some(end) = self.pending.iter().position(|&b| b == b'\n') {
-            let line: Vec<u8> = self.pending.drain(..=end).collect();
-            let _ = self.to.send(String::from_utf8_lossy(&line[..end]).into_owned());
-        }
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
+use std::time::Duration;
 
 fn session(tap: Tap) -> UciSession {
     UciSession::new(tap)
@@ -89,8 +47,8 @@ impl Job {
         let (input_tx, chunks) = mpsc::channel();
         let (to, output) = mpsc::channel();
         let root = thread::spawn(move || {
-            let input = Box::new(BufReader::new(Input { chunks, left: Vec::new() }));
-            let mut out = Lines { to, pending: Vec::new() };
+            let input = Box::new(BufReader::new(Input::new(chunks)));
+            let mut out = Lines::new(to);
             serve_root(&root_transport, session, input, &mut out, &options, &|| false)
         });
         (Job { input: Some(input_tx), output, root, workers }, held)
@@ -103,21 +61,7 @@ impl Job {
 
     /// The output up to and including the first line that starts with `prefix`.
     fn until(&self, prefix: &str) -> Vec<String> {
-        let deadline = Instant::now() + LIMIT;
-        let mut lines = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.output.recv_timeout(left) {
-                Ok(line) => {
-                    let done = line.starts_with(prefix);
-                    lines.push(line);
-                    if done {
-                        return lines;
-                    }
-                }
-                Err(_) => panic!("no line starting with {prefix:?} within {LIMIT:?}; got {lines:?}"),
-            }
-        }
+        local::until(&self.output, prefix)
     }
 
     /// The `bestmove` line of the search just started, checked to be its only one.
@@ -146,24 +90,6 @@ impl Job {
 enum Absent {
     Gone,
     Silent,
-}
-
-/// Joins a rank's thread, failing (not hanging) the test after [`LIMIT`].
-fn join<T: Send + 'static>(handle: JoinHandle<T>) -> T {
-    let deadline = Instant::now() + LIMIT;
-    while !handle.is_finished() {
-        assert!(Instant::now() < deadline, "a rank did not end within {LIMIT:?}: a hang");
-        thread::sleep(Duration::from_millis(5));
-    }
-    handle.join().expect("the rank's thread does not panic")
-}
-
-/// The move of a `bestmove` line, checked to be legal in `pos`.
-fn legal(pos: &Position, bestmove: &str) -> String {
-    let mv = bestmove.split_whitespace().nth(1).unwrap_or_else(|| panic!("no move in {bestmove:?}"));
-    let parsed = pos.parse_uci(mv).unwrap_or_else(|_| panic!("{mv} is no move in {}", pos.fen()));
-    assert!(pos.is_legal(parsed), "{mv} is not legal in {}", pos.fen());
-    mv.to_string()
 }
 
 fn after_e4() -> Position {
@@ -248,8 +174,12 @@ fn end_of_input_lets_a_bounded_search_finish_and_stops_an_infinite_one() {
 
 #[test]
 fn a_rank_that_is_gone_or_silent_is_left_out_and_named() {
+    // Heartbeats well inside the timeout, so that the working rank never takes rank 0 for
+    // silent while rank 0 waits out the silent rank, and a timeout long enough for a working
+    // rank's first message on a loaded machine.
     let options = SearchOptions {
-        rank_timeout: Duration::from_secs(1),
+        heartbeat: Duration::from_millis(100),
+        rank_timeout: Duration::from_secs(3),
         answer_wait: Duration::from_millis(200),
         ..SearchOptions::default()
     };
