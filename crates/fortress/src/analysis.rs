@@ -106,6 +106,12 @@ pub struct Breakthrough {
     /// Whether every followed reply's curve rises too (replies were checked
     /// only for the first `candidates_checked` candidates).
     pub replies_rise: Option<bool>,
+    /// The move starts the progress test's line at the root and the side
+    /// ahead's edge held through that line's stages: the test, not the
+    /// curve, found it (its curve may stay below the top moves', as an
+    /// engine scores a pawn sacrifice lower until it sees the point).
+    #[serde(default)]
+    pub by_progress_test: bool,
 }
 
 /// The judgement of the position after one move (fortress avoidance).
@@ -339,14 +345,22 @@ pub fn analyse_with(
     let breakthrough_searched =
         config.breakthrough && tablebase.is_none() && (verdict == Verdict::Fortress || looks_flat);
     if breakthrough_searched {
-        breakthroughs = runner.breakthroughs(&pos, config, ahead, &curves, progress)?;
+        let forced = progress_test.as_ref().and_then(|t| forcing_move(t, &curves));
+        breakthroughs = runner.breakthroughs(&pos, config, ahead, &curves, forced.as_deref(), progress)?;
         if verdict == Verdict::Progress {
-            if let Some(b) = breakthroughs.iter().find(|b| b.overtakes && b.replies_rise != Some(false)) {
+            if let Some(b) =
+                breakthroughs.iter().find(|b| b.by_progress_test || (b.overtakes && b.replies_rise != Some(false)))
+            {
                 evidence.reason = format!("{}; breakthrough: {}", evidence.reason, b.curve.san);
             }
         }
     }
-    let avoidance = if config.avoid { Some(runner.avoidance(&pos, config, &curves, progress)?) } else { None };
+    let avoidance = if config.avoid {
+        let lines: Vec<Vec<String>> = curves.iter().map(|c| table.line_of(&c.uci)).collect();
+        Some(runner.avoidance(&pos, config, &curves, &lines, progress)?)
+    } else {
+        None
+    };
     Ok(Analysis {
         fen,
         engine: runner.engine.name().unwrap_or("unknown engine").to_owned(),
@@ -701,7 +715,14 @@ impl Runner<'_> {
             if !next.has_legal_moves() {
                 break;
             }
-            if is_plain_push(&san) && pushed < pc.pushes {
+            // A stage of its own (from the same small budget) for a plain
+            // push and for any change the defender made (its recapture, its
+            // capture of a pawn the side ahead gave up, its locking push):
+            // neither is the side ahead's progress. Fig. 1 after 1.Nxb6+
+            // passes seven changes (cxb6 a4 h4 gxh4 h3 gxh3 h4), six of them
+            // such, before the position locks and the score collapses.
+            let by_defender = next.side_to_move() == judge.side;
+            if (is_plain_push(&san) || by_defender) && pushed < pc.pushes {
                 pushed += 1;
             }
             // The side ahead promoted: its edge grew by a piece, which is
@@ -769,7 +790,10 @@ impl Runner<'_> {
         }
         let (sans, change) = follow_to_change(pos, &pv);
         let mv = sans.first().cloned().unwrap_or_default();
-        let pushed = u32::from(change.as_ref().is_some_and(|(san, _)| is_plain_push(san)) && pc.pushes > 0);
+        let pushed = u32::from(
+            change.as_ref().is_some_and(|(san, next)| is_plain_push(san) || next.side_to_move() == judge.side)
+                && pc.pushes > 0,
+        );
         // Where the alternative's line shows no irreversible move (a PV cut
         // short), it is followed from where the line ends: from there, too,
         // the side ahead must force a change within `k` moves.
@@ -797,13 +821,17 @@ impl Runner<'_> {
     }
 
     /// Searches every legal move (one position per move, so it works with
-    /// any UCI engine) and keeps those whose curve rises consistently.
+    /// any UCI engine) and keeps those whose curve rises consistently, and
+    /// `forced` (SAN), the move that starts the progress test's held line,
+    /// whatever its curve: it is ranked first, since the test's evidence does
+    /// not depend on the evaluation's level.
     fn breakthroughs(
         &mut self,
         pos: &Position,
         config: &Config,
         ahead: Color,
         top: &[Curve],
+        forced: Option<&str>,
         progress: &mut dyn FnMut(Stage),
     ) -> Result<Vec<Breakthrough>, FortressError> {
         let t = &config.thresholds;
@@ -827,18 +855,20 @@ impl Runner<'_> {
                 &mut |_| {},
             )?;
             let points = table.principal(config.min_depth, 1);
-            if rises(&points, ahead, t.window, t.rise, t.tolerance) {
+            let by_progress_test = forced == Some(pos.san(m).as_str());
+            if by_progress_test || rises(&points, ahead, t.window, t.rise, t.tolerance) {
                 let last = points.last().map_or(f64::MIN, |p| p.eval.pawns_for(ahead));
                 found.push(Breakthrough {
                     curve: Curve { san: pos.san(m), uci, evals_by_depth: points },
                     overtakes: last > best_final + t.tolerance,
                     replies: Vec::new(),
                     replies_rise: None,
+                    by_progress_test,
                 });
             }
         }
         let value = |b: &Breakthrough| b.curve.last().map_or(f64::MIN, |p| p.eval.pawns_for(ahead));
-        found.sort_by(|a, b| value(b).total_cmp(&value(a)));
+        found.sort_by(|a, b| b.by_progress_test.cmp(&a.by_progress_test).then(value(b).total_cmp(&value(a))));
         for b in found.iter_mut().take(config.candidates_checked as usize) {
             progress(Stage::Replies { san: b.curve.san.clone() });
             let Ok(m) = pos.parse_uci(&b.curve.uci) else { continue };
@@ -865,12 +895,20 @@ impl Runner<'_> {
     }
 
     /// Judges the position after each top move, as Guid & Bratko 2012, §4, suggest for
-    /// avoiding a fortress (Fig. 1: 1.Nxb6?? walks into one).
+    /// avoiding a fortress (Fig. 1: 1.Nxb6+? walks into one). `lines` holds the
+    /// root search's principal variation (UCI) for each of `top`.
+    ///
+    /// A move judged a fortress entry is also looked for further down the
+    /// other moves' lines: a move whose own line plays it a move later (with
+    /// Stockfish, 1.h4 gxh4 2.Nxb6+ in Fig. 1) is judged by the position
+    /// that line reaches after it, so that the alternative proposed is not
+    /// the same fortress one move later.
     fn avoidance(
         &mut self,
         pos: &Position,
         config: &Config,
         top: &[Curve],
+        lines: &[Vec<String>],
         progress: &mut dyn FnMut(Stage),
     ) -> Result<Avoidance, FortressError> {
         let fen = pos.fen();
@@ -880,31 +918,14 @@ impl Runner<'_> {
             let Ok(m) = pos.parse_uci(&c.uci) else { continue };
             let child = pos.play(m);
             let Some(last) = c.last() else { continue };
-            let (verdict, reason, test) = if !child.has_legal_moves() {
-                let v = if child.in_check() { Verdict::Progress } else { Verdict::Unclear };
-                (v, "the move ends the game".to_owned(), None)
-            } else if let Some(tv) = self.tablebase.and_then(|tb| lookup(tb, &child, std::slice::from_ref(&c.san))) {
-                let (v, _, reason) = verdict_of(&tv, material_balance(&child), &config.thresholds);
-                (v, reason, None)
-            } else {
-                let k = config.multipv.min(child.legal_moves().len() as u32);
-                let table = self.search(
-                    &fen,
-                    std::slice::from_ref(&c.uci),
-                    child.side_to_move(),
-                    config.max_depth.saturating_sub(1).max(1),
-                    k,
-                    &mut |_| {},
-                )?;
-                let replies = table.final_moves();
-                let curves = table.curves_for(&replies, config.min_depth, 1, |r| r.to_owned());
-                let principal = table.principal(config.min_depth, 1);
-                let (v, ev) =
-                    classify(&principal, &curves, material_balance(&child), child.side_to_move(), &config.thresholds);
-                let test = self.progress_test(&child, &ev, v, config, progress)?;
-                let (v, _, reason) = combine(v, &ev, test.as_ref(), &config.thresholds);
-                (v, reason, test)
-            };
+            let (verdict, reason, test) = self.judge_after(
+                &fen,
+                std::slice::from_ref(&c.uci),
+                std::slice::from_ref(&c.san),
+                &child,
+                config,
+                progress,
+            )?;
             judged.push(MoveJudgement {
                 san: c.san.clone(),
                 uci: c.uci.clone(),
@@ -913,6 +934,30 @@ impl Runner<'_> {
                 reason,
                 progress_test: test,
             });
+        }
+        let entries: Vec<String> =
+            judged.iter().filter(|j| j.verdict == Verdict::Fortress).map(|j| j.uci.clone()).collect();
+        if !entries.is_empty() {
+            for (j, line) in judged.iter_mut().zip(lines) {
+                if j.verdict == Verdict::Fortress {
+                    continue;
+                }
+                // The side to move's later moves of the line (plies 2, 4, ...):
+                // the first that is a judged fortress entry.
+                let Some(at) = (2..line.len()).step_by(2).find(|&i| entries.contains(&line[i])) else { continue };
+                let prefix = &line[..=at];
+                let here = play_line(pos, prefix);
+                if play_line_len(pos, prefix) != prefix.len() || !here.has_legal_moves() {
+                    continue;
+                }
+                let sans = sans_of(pos, prefix);
+                let (v, reason, test) = self.judge_after(&fen, prefix, &sans, &here, config, progress)?;
+                if v == Verdict::Fortress {
+                    j.verdict = v;
+                    j.reason = format!("its line {} enters the fortress: {reason}", sans.join(" "));
+                    j.progress_test = test;
+                }
+            }
         }
         let best_is_fortress = judged.first().is_some_and(|j| j.verdict == Verdict::Fortress);
         // Prefer a move judged progress; failing that, the best-ranked move
@@ -927,6 +972,45 @@ impl Runner<'_> {
             None
         };
         Ok(Avoidance { judged, best_is_fortress, alternative })
+    }
+
+    /// Judges `child`, the position after `moves` (UCI; `sans` in SAN) from
+    /// `fen`: by the tables where they cover it, else by its curves at depth
+    /// D−1 and its progress test.
+    fn judge_after(
+        &mut self,
+        fen: &str,
+        moves: &[String],
+        sans: &[String],
+        child: &Position,
+        config: &Config,
+        progress: &mut dyn FnMut(Stage),
+    ) -> Result<(Verdict, String, Option<ProgressTest>), FortressError> {
+        if !child.has_legal_moves() {
+            let v = if child.in_check() { Verdict::Progress } else { Verdict::Unclear };
+            return Ok((v, "the move ends the game".to_owned(), None));
+        }
+        if let Some(tv) = self.tablebase.and_then(|tb| lookup(tb, child, sans)) {
+            let (v, _, reason) = verdict_of(&tv, material_balance(child), &config.thresholds);
+            return Ok((v, reason, None));
+        }
+        let k = config.multipv.min(child.legal_moves().len() as u32);
+        let offset = moves.len() as u32;
+        let table = self.search(
+            fen,
+            moves,
+            child.side_to_move(),
+            config.max_depth.saturating_sub(offset).max(1),
+            k,
+            &mut |_| {},
+        )?;
+        let replies = table.final_moves();
+        let curves = table.curves_for(&replies, config.min_depth, offset, |r| r.to_owned());
+        let principal = table.principal(config.min_depth, offset);
+        let (v, ev) = classify(&principal, &curves, material_balance(child), child.side_to_move(), &config.thresholds);
+        let test = self.progress_test(child, &ev, v, config, progress)?;
+        let (v, _, reason) = combine(v, &ev, test.as_ref(), &config.thresholds);
+        Ok((v, reason, test))
     }
 }
 
@@ -947,6 +1031,19 @@ impl StopWatch<'_> {
     }
 }
 
+/// The move (SAN) that starts the progress test's line at the root, when
+/// the side ahead's edge held and that first move is itself irreversible
+/// (a pawn move or capture) and none of the engine's `top` moves: the move
+/// the test had to find because the top moves only shuffle.
+fn forcing_move(test: &ProgressTest, top: &[Curve]) -> Option<String> {
+    if test.outcome != ProbeOutcome::Holds {
+        return None;
+    }
+    let step = test.steps.iter().rev().find(|s| s.stage == 1)?;
+    let first = step.pv.first()?;
+    (step.change.as_ref() == Some(first) && !top.iter().any(|c| &c.san == first)).then(|| first.clone())
+}
+
 /// `pos` after the moves of `line` (UCI) that are legal in turn.
 fn play_line(pos: &Position, line: &[String]) -> Position {
     let mut p = pos.clone();
@@ -955,4 +1052,26 @@ fn play_line(pos: &Position, line: &[String]) -> Position {
         p = p.play(m);
     }
     p
+}
+
+/// How many moves of `line` (UCI) are legal in turn from `pos`.
+fn play_line_len(pos: &Position, line: &[String]) -> usize {
+    let mut p = pos.clone();
+    for (i, uci) in line.iter().enumerate() {
+        let Ok(m) = p.parse_uci(uci) else { return i };
+        p = p.play(m);
+    }
+    line.len()
+}
+
+/// The moves of `line` (UCI) in SAN, as far as they are legal in turn.
+fn sans_of(pos: &Position, line: &[String]) -> Vec<String> {
+    let mut p = pos.clone();
+    let mut out = Vec::new();
+    for uci in line {
+        let Ok(m) = p.parse_uci(uci) else { break };
+        out.push(p.san(m));
+        p = p.play(m);
+    }
+    out
 }

@@ -70,6 +70,8 @@ pub struct DepthTable {
     side_to_move: Option<Color>,
     /// (depth, multipv) → (first PV move, eval White's view).
     lines: BTreeMap<(u32, u32), (String, Eval)>,
+    /// (depth, multipv) → the whole PV (UCI) of that line.
+    pvs: BTreeMap<(u32, u32), Vec<String>>,
     /// depth → milliseconds at the latest line of that depth.
     times: BTreeMap<u32, u64>,
 }
@@ -95,6 +97,7 @@ impl DepthTable {
         let side = self.side_to_move.unwrap_or(Color::White);
         let multipv = info.multipv.unwrap_or(1);
         self.lines.insert((depth, multipv), (first.clone(), Eval::from_score(score, side)));
+        self.pvs.insert((depth, multipv), info.pv.clone());
         let ms = info.time.unwrap_or(elapsed_ms);
         let t = self.times.entry(depth).or_insert(ms);
         *t = (*t).max(ms);
@@ -164,9 +167,21 @@ impl DepthTable {
             .collect()
     }
 
+    /// The principal variation (UCI) of the line starting with `first` at
+    /// the deepest depth that has one; empty when none does.
+    pub fn line_of(&self, first: &str) -> Vec<String> {
+        self.pvs
+            .iter()
+            .rev()
+            .find(|(_, pv)| pv.first().is_some_and(|m| m == first))
+            .map(|(_, pv)| pv.clone())
+            .unwrap_or_default()
+    }
+
     /// A copy without the lines of `depth` (an iteration cut off mid-way).
     pub fn without_depth(mut self, depth: u32) -> DepthTable {
         self.lines.retain(|&(d, _), _| d != depth);
+        self.pvs.retain(|&(d, _), _| d != depth);
         self.times.remove(&depth);
         self
     }
@@ -211,6 +226,11 @@ mod tests {
             c[0].evals_by_depth,
             vec![Point { depth: 3, eval: Eval::Cp(10) }, Point { depth: 4, eval: Eval::Cp(15) }]
         );
+        // The deepest line of a move, with its whole PV.
+        assert_eq!(t.line_of("e2e4"), vec!["e2e4".to_owned()]);
+        feed(&mut t, &["info depth 5 multipv 2 score cp 12 pv e2e4 e7e5 g1f3"]);
+        assert_eq!(t.line_of("e2e4"), vec!["e2e4".to_owned(), "e7e5".into(), "g1f3".into()]);
+        assert!(t.line_of("a2a3").is_empty(), "bound lines keep no PV");
     }
 
     #[test]

@@ -45,10 +45,12 @@ pub struct ProbeConfig {
     #[serde(default = "default_extend")]
     pub extend: u32,
     /// Stages granted beyond `stages` for plain pawn pushes (no capture, no
-    /// promotion): a defender's fortress often leaves the side ahead a few
-    /// free pawn moves, each of which only postpones the draw, and a line
-    /// that spends them one by one must not run out of stages before the
-    /// collapse shows. Pushes are irreversible and few, so this stays small.
+    /// promotion) and for changes the defender makes: a defender's fortress
+    /// often leaves the side ahead a few free pawn moves, each of which only
+    /// postpones the draw, and the defender's recaptures and locking pushes
+    /// are not the side ahead's progress; a line that spends them one by one
+    /// must not run out of stages before the collapse shows. Such changes
+    /// are irreversible and few, so this stays small.
     #[serde(default = "default_pushes")]
     pub pushes: u32,
 }

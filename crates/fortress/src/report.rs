@@ -135,7 +135,11 @@ impl Analysis {
         }
         if a.breakthrough_searched {
             if a.breakthroughs.is_empty() {
-                writeln!(out, "breakthrough  none: no legal move's curve rises consistently")?;
+                writeln!(
+                    out,
+                    "breakthrough  none: no legal move's curve rises consistently, and the progress test \
+                     found no forcing first move"
+                )?;
             }
             for b in &a.breakthroughs {
                 let last = b.curve.last().map_or("-".into(), |p| p.eval.display());
@@ -147,6 +151,15 @@ impl Analysis {
                     Some(false) => "but the opponent's best replies do not keep rising".into(),
                     None => "replies not checked".into(),
                 };
+                if b.by_progress_test {
+                    writeln!(
+                        out,
+                        "breakthrough  {} starts the progress test's line, whose edge held at every stage \
+                         (its own curve ends at {last}); {replies}",
+                        b.curve.san
+                    )?;
+                    continue;
+                }
                 writeln!(
                     out,
                     "breakthrough  {} rises to {last}{}; {replies}",
