@@ -29,14 +29,27 @@ pub struct PlayedMove {
 impl PlayedMove {
     /// Describes the legal move `m` played in `pos`.
     pub fn new(pos: &Position, m: Move) -> PlayedMove {
-        let piece = pos.piece_at(m.from()).unwrap_or(Piece::new(pos.side_to_move(), Role::King));
-        let after = pos.play(m);
+        PlayedMove::between(pos, m, &pos.play(m))
+    }
+
+    /// Describes the legal move `m` that led from `before` to `after`, for a caller (a search)
+    /// that has played it already.
+    pub fn between(before: &Position, m: Move, after: &Position) -> PlayedMove {
+        let piece = before.piece_at(m.from()).unwrap_or(Piece::new(before.side_to_move(), Role::King));
         let irreversible = piece.role == Role::Pawn
             || m.is_castling()
             || m.is_en_passant()
-            || pos.piece_at(m.to()).is_some()
-            || after.castling() != pos.castling();
+            || before.piece_at(m.to()).is_some()
+            || after.castling() != before.castling();
         PlayedMove { piece, from: m.from(), to: m.to(), irreversible, leaves_ep: after.ep_square().is_some() }
+    }
+
+    /// A null move (a search's pass) in `pos`: no man moves, the other side is to move, and
+    /// positions before it can still repeat, as with Zobrist keys.
+    pub fn pass(pos: &Position) -> PlayedMove {
+        let king = pos.king(pos.side_to_move());
+        let piece = Piece::new(pos.side_to_move(), Role::King);
+        PlayedMove { piece, from: king, to: king, irreversible: false, leaves_ep: false }
     }
 }
 
@@ -101,6 +114,28 @@ mod tests {
         }
         assert_eq!(repetition_count(&played(&g)), 1);
         assert_eq!(g.repetition_count(), 2);
+    }
+
+    #[test]
+    fn a_pass_keeps_earlier_positions_in_reach() {
+        // Nf3, pass, Ng1, pass: the start position with White to move again, as the keys say.
+        let start = Position::startpos();
+        let mut pos = start.clone();
+        let mut moves = Vec::new();
+        for san in ["Nf3", "", "Ng1", ""] {
+            let (pm, next) = if san.is_empty() {
+                (PlayedMove::pass(&pos), pos.play_null())
+            } else {
+                let m = pos.parse_san(san).unwrap();
+                let next = pos.play(m);
+                (PlayedMove::between(&pos, m, &next), next)
+            };
+            moves.push(pm);
+            pos = next;
+        }
+        assert_eq!(pos.key(), start.key());
+        assert_eq!(repetition_count(&moves), 1);
+        assert_eq!(repetition_count(&moves[..3]), 0);
     }
 
     proptest! {

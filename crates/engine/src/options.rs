@@ -183,6 +183,11 @@ pub struct SearchParams {
     /// line scores as a draw). Off only for the ablation of the thesis's §6.1, Tables
     /// 6.2–6.3: the fifty-move rule still applies.
     pub repetition_draws: bool,
+    /// Repetitions found by variant arrays (the thesis, §6.1: the moves since the last
+    /// irreversible one, no keys) instead of Zobrist keys, for that section's experiment.
+    /// It sees the moves from the root only: the game's moves before it reach the search as
+    /// keys.
+    pub variant_arrays: bool,
     /// Margin of lazy evaluation in centipawns.
     pub lazy_margin: i32,
     /// Contempt in centipawns: draws count as this much worse for the side to move at the root.
@@ -218,6 +223,7 @@ impl Default for SearchParams {
             qsearch_checks: true,
             mop_up: true,
             repetition_draws: true,
+            variant_arrays: false,
             lazy_margin: 400,
             contempt: 0,
             #[cfg(feature = "tune")]
@@ -252,6 +258,7 @@ impl SearchParams {
             ("QSearchChecks", |p| &mut p.qsearch_checks),
             ("MopUp", |p| &mut p.mop_up),
             ("RepetitionDraws", |p| &mut p.repetition_draws),
+            ("VariantArrays", |p| &mut p.variant_arrays),
         ]
     }
 

@@ -7,6 +7,7 @@ use super::{CurrMove, Shared};
 use crate::score::*;
 use crate::tb::Wdl;
 use crate::tt::Bound;
+use bastion_core::variant::{self, PlayedMove};
 use bastion_core::{Color, Move, MoveList, Position, Role};
 
 /// Key modifier for singular-extension searches (which exclude one move).
@@ -44,6 +45,9 @@ impl Worker {
         if !self.params.repetition_draws {
             return false;
         }
+        if self.params.variant_arrays {
+            return variant::repetition_count(&self.played) > 0;
+        }
         let n = self.keys.len();
         let key = pos.key();
         let limit = hm.min(n - 1);
@@ -76,14 +80,21 @@ impl Worker {
         }
     }
 
-    /// Enters a position (for repetition detection).
-    pub(crate) fn push_key(&mut self, key: u64) {
-        self.keys.push(key);
+    /// Enters `child`, reached from `pos` by `m` (a null move when `m` is `None`), for
+    /// repetition detection.
+    pub(crate) fn push(&mut self, pos: &Position, m: Option<Move>, child: &Position) {
+        self.keys.push(child.key());
+        if self.params.variant_arrays {
+            self.played.push(m.map_or_else(|| PlayedMove::pass(pos), |m| PlayedMove::between(pos, m, child)));
+        }
     }
 
     /// Leaves it.
-    pub(crate) fn pop_key(&mut self) {
+    pub(crate) fn pop(&mut self) {
         self.keys.pop();
+        if self.params.variant_arrays {
+            self.played.pop();
+        }
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -388,9 +399,9 @@ impl Worker {
                 self.stack[ply].cont = ContIndex::NONE;
                 self.stack[ply + 1].late_pv_subtree = self.stack[ply].late_pv_subtree;
                 let child = pos.play_null();
-                self.push_key(child.key());
+                self.push(pos, None, &child);
                 let v = -self.search::<false>(sh, &child, -beta, -beta + 1, depth - r, ply + 1, !cut_node);
-                self.pop_key();
+                self.pop();
                 if self.stopped {
                     return 0;
                 }
@@ -571,7 +582,7 @@ impl Worker {
             let nodes_before = self.nodes;
             let child = pos.play(m);
             sh.tt.prefetch(child.key());
-            self.push_key(child.key());
+            self.push(pos, Some(m), &child);
             self.stack[ply].mv = m;
             self.stack[ply].cont = cont_index(pos, m);
             self.stack[ply].captured = capture;
@@ -617,7 +628,7 @@ impl Worker {
             if PV && (move_count == 1 || (v > alpha && (root || v < beta))) {
                 v = -self.search::<true>(sh, &child, -beta, -alpha, new_depth, ply + 1, false);
             }
-            self.pop_key();
+            self.pop();
             if self.stopped {
                 return 0;
             }

@@ -161,11 +161,11 @@ impl Worker {
             }
             let child = pos.play(m);
             sh.tt.prefetch(child.key());
-            self.push_key(child.key());
+            self.push(pos, Some(m), &child);
             self.stack[ply].mv = m;
             self.stack[ply].cont = cont_index(pos, m);
             let v = -self.qsearch::<PV>(sh, &child, -beta, -alpha, ply + 1, false);
-            self.pop_key();
+            self.pop();
             if self.stopped {
                 return 0;
             }

@@ -8,6 +8,7 @@ use crate::eval::PawnCache;
 use crate::nnue::AccumulatorStack;
 use crate::options::SearchParams;
 use crate::score::*;
+use bastion_core::variant::PlayedMove;
 use bastion_core::{Move, Position};
 use std::sync::atomic::Ordering;
 
@@ -93,6 +94,8 @@ pub(crate) struct Worker {
     pub pv_len: [usize; MAX_PLY + 2],
     /// Keys of the game's and the search's positions, for repetitions.
     pub keys: Vec<u64>,
+    /// The moves from the root, for repetitions by variant arrays (`VariantArrays`).
+    pub played: Vec<PlayedMove>,
     /// The root position.
     pub root: Position,
     /// The root moves, best first.
@@ -136,6 +139,7 @@ impl Worker {
             pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 2],
             keys: Vec::new(),
+            played: Vec::new(),
             root: Position::startpos(),
             root_moves: Vec::new(),
             pv_idx: 0,
@@ -184,6 +188,7 @@ impl Worker {
         self.keys.clear();
         self.keys.extend_from_slice(history);
         self.keys.push(pos.key());
+        self.played.clear();
         self.nodes = 0;
         self.stopped = false;
         self.nmp_min_ply = 0;
