@@ -8,7 +8,7 @@ use crate::pgn;
 use crate::referee::{play_game, EngineConfig, GameEnd, GameRecord, Player, RefereeConfig};
 use crate::stats::{GameResult, Pentanomial, SprtParams, SprtResult, Wdl};
 use bastion_core::Color;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 use std::path::PathBuf;
@@ -218,6 +218,167 @@ struct Unit {
     games: [Option<bool>; 2],
 }
 
+/// One game of a match's schedule, as [`run_match`] plays it: the unit (a pair with `repeat`,
+/// else a single game) and the game within it, the opening and the first engine's colour. A
+/// match run elsewhere (on the ranks of a cluster) plays these one at a time with
+/// [`play_scheduled`].
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScheduledGame {
+    /// The unit, from 0.
+    pub unit: usize,
+    /// The game within its unit: 0, or 1 for the second game of a pair.
+    pub game: usize,
+    /// Index into [`MatchConfig::openings`].
+    pub opening: usize,
+    /// Whether the first engine has White.
+    pub first_is_white: bool,
+    /// The PGN `Round` tag: `3`, or `3.2` for the second game of the third pair.
+    pub round: String,
+}
+
+/// Every game of the match, in game order (by opening, each pair's games together): what
+/// [`run_match`] plays, resumed games included.
+pub fn scheduled_games(config: &MatchConfig) -> Vec<ScheduledGame> {
+    schedule(config)
+        .iter()
+        .flat_map(|unit| {
+            unit.games.iter().enumerate().filter_map(move |(game, first)| {
+                first.map(|first_is_white| ScheduledGame {
+                    unit: unit.index,
+                    game,
+                    opening: unit.opening,
+                    first_is_white,
+                    round: round_tag(config.repeat, unit.index, game),
+                })
+            })
+        })
+        .collect()
+}
+
+/// The PGN `Round` tag of game `game` of unit `unit`.
+fn round_tag(repeat: bool, unit: usize, game: usize) -> String {
+    if repeat {
+        format!("{}.{}", unit + 1, game + 1)
+    } else {
+        (unit + 1).to_string()
+    }
+}
+
+/// Plays one scheduled game with `players` (the first engine's, then the second's), seating
+/// them by colour as [`run_match`] does; engines are started when needed and kept for the
+/// next game. `stop` is polled between moves.
+///
+/// # Panics
+/// When `game.opening` is not an index of `config.openings` (a game of another match).
+pub fn play_scheduled(
+    config: &MatchConfig,
+    players: &mut [Player; 2],
+    game: &ScheduledGame,
+    stop: &dyn Fn() -> bool,
+) -> GameRecord {
+    let [a, b] = players;
+    let seats = if game.first_is_white { [a, b] } else { [b, a] };
+    play_game(seats, &config.openings[game.opening], &config.referee, stop)
+}
+
+/// What a fault was, for [`GameSummary::fault`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum FaultKind {
+    /// Lost on time.
+    TimeForfeit,
+    /// Sent an illegal move.
+    IllegalMove,
+    /// Crashed or broke the protocol.
+    Crash,
+}
+
+/// A finished game reduced to what the match statistics and the PGN file need, so that a game
+/// played in another process can be counted as [`run_match`] counts its own.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameSummary {
+    /// Its place in the schedule.
+    pub game: ScheduledGame,
+    /// The PGN result: `1-0`, `0-1` or `1/2-1/2`.
+    pub result: String,
+    /// How it ended, as counted under the report's terminations ([`GameEnd::key`]).
+    pub termination: String,
+    /// The engine (by name) that lost by a fault, and the fault.
+    pub fault: Option<(String, FaultKind)>,
+    /// The sentence that says why it ended.
+    pub reason: String,
+    /// The game as [`run_match`] writes it to the PGN file.
+    pub pgn: String,
+}
+
+impl GameSummary {
+    /// The summary of `record`, game `game` of the match `config`.
+    pub fn new(config: &MatchConfig, game: ScheduledGame, record: &GameRecord) -> GameSummary {
+        let fault = match &record.end {
+            GameEnd::TimeForfeit(c) => Some((*c, FaultKind::TimeForfeit)),
+            GameEnd::IllegalMove { side, .. } => Some((*side, FaultKind::IllegalMove)),
+            GameEnd::Crash { side, .. } => Some((*side, FaultKind::Crash)),
+            _ => None,
+        }
+        .map(|(side, kind)| (if side == Color::White { &record.white } else { &record.black }.clone(), kind));
+        let pgn = record.to_pgn_game(&config.event, PGN_SITE, &game.round, &config.referee.time_control).to_pgn();
+        GameSummary {
+            game,
+            result: record.result().to_string(),
+            termination: record.end.key().to_string(),
+            fault,
+            reason: record.reason.clone(),
+            pgn,
+        }
+    }
+
+    /// The winner, from the PGN result.
+    fn winner(&self) -> Option<Color> {
+        match self.result.as_str() {
+            "1-0" => Some(Color::White),
+            "0-1" => Some(Color::Black),
+            _ => None,
+        }
+    }
+}
+
+/// The PGN `Site` tag of match games.
+const PGN_SITE: &str = "Bastion arena";
+
+/// A match's statistics as games are counted, for a match whose games are played elsewhere
+/// (on the ranks of a cluster): the report [`run_match`] gives for the same games.
+pub struct MatchTally {
+    tally: Tally,
+}
+
+impl MatchTally {
+    /// No games yet.
+    pub fn new(config: &MatchConfig) -> MatchTally {
+        MatchTally { tally: Tally::new(config, &schedule(config)) }
+    }
+
+    /// Counts a finished game.
+    pub fn add(&mut self, game: &GameSummary) {
+        self.tally.add(game);
+    }
+
+    /// The report so far.
+    pub fn report(&self) -> &MatchReport {
+        &self.tally.report
+    }
+
+    /// Whether the SPRT (if the match has one) has decided.
+    pub fn sprt_decided(&self) -> bool {
+        self.tally.sprt_decided()
+    }
+
+    /// The final report: `finished` says "interrupted" when `interrupted`, else "sprt" or
+    /// "completed" as [`run_match`] says it.
+    pub fn finish(mut self, interrupted: bool) -> MatchReport {
+        self.tally.finish(interrupted);
+        self.tally.report
+    }
+}
+
 fn schedule(config: &MatchConfig) -> Vec<Unit> {
     let n = config.openings.len().max(1);
     if config.repeat {
@@ -231,9 +392,7 @@ fn schedule(config: &MatchConfig) -> Vec<Unit> {
 
 /// A finished game with its place in the schedule.
 struct Done {
-    unit: usize,
-    game: usize,
-    first_is_white: bool,
+    game: ScheduledGame,
     record: GameRecord,
 }
 
@@ -248,27 +407,49 @@ struct Tally {
 }
 
 impl Tally {
-    /// Counts a finished game: result, termination kind and faults.
-    fn add(&mut self, unit: usize, game: usize, first_is_white: bool, record: &GameRecord) {
-        *self.report.terminations.entry(record.end.key().to_string()).or_default() += 1;
-        let culprit = match &record.end {
-            GameEnd::TimeForfeit(c) => Some((*c, 0)),
-            GameEnd::IllegalMove { side, .. } => Some((*side, 1)),
-            GameEnd::Crash { side, .. } => Some((*side, 2)),
-            _ => None,
+    /// No games yet, for the match `config` scheduled as `units`.
+    fn new(config: &MatchConfig, units: &[Unit]) -> Tally {
+        let mut tally = Tally {
+            report: MatchReport {
+                engines: [config.engines[0].name.clone(), config.engines[1].name.clone()],
+                games_planned: units.iter().map(|u| u.games.iter().flatten().count()).sum(),
+                ..MatchReport::default()
+            },
+            wdl: Wdl::default(),
+            penta: Pentanomial::default(),
+            pending: HashMap::new(),
+            repeat: config.repeat,
+            sprt: config.sprt,
         };
-        if let Some((side, kind)) = culprit {
-            let name = if side == Color::White { &record.white } else { &record.black };
+        tally.refresh();
+        tally
+    }
+
+    /// Counts a finished game: result, termination kind and faults.
+    fn add(&mut self, summary: &GameSummary) {
+        *self.report.terminations.entry(summary.termination.clone()).or_default() += 1;
+        if let Some((name, kind)) = &summary.fault {
             let f = self.report.faults.entry(name.clone()).or_default();
             match kind {
-                0 => f.time_forfeits += 1,
-                1 => f.illegal_moves += 1,
-                _ => f.crashes += 1,
+                FaultKind::TimeForfeit => f.time_forfeits += 1,
+                FaultKind::IllegalMove => f.illegal_moves += 1,
+                FaultKind::Crash => f.crashes += 1,
             }
-            let round = if self.repeat { format!("{}.{}", unit + 1, game + 1) } else { (unit + 1).to_string() };
-            self.report.fault_games.push(format!("round {round}: {}", record.reason));
+            self.report.fault_games.push(format!("round {}: {}", summary.game.round, summary.reason));
         }
-        self.add_result(unit, first_is_white, record.winner);
+        self.add_result(summary.game.unit, summary.game.first_is_white, summary.winner());
+    }
+
+    /// Says why the match ended.
+    fn finish(&mut self, interrupted: bool) {
+        let why = if interrupted {
+            "interrupted"
+        } else if self.sprt_decided() {
+            "sprt"
+        } else {
+            "completed"
+        };
+        self.report.finished = Some(why.into());
     }
 
     /// Counts a game's result for the statistics only.
@@ -349,19 +530,7 @@ pub fn run_match(
         e.start().map_err(|err| MatchError::Config(format!("cannot start engine {}: {err}", e.name)))?;
     }
     let units = schedule(config);
-    let mut tally = Tally {
-        report: MatchReport {
-            engines: [config.engines[0].name.clone(), config.engines[1].name.clone()],
-            games_planned: units.iter().map(|u| u.games.iter().flatten().count()).sum(),
-            ..MatchReport::default()
-        },
-        wdl: Wdl::default(),
-        penta: Pentanomial::default(),
-        pending: HashMap::new(),
-        repeat: config.repeat,
-        sprt: config.sprt,
-    };
-    tally.refresh();
+    let mut tally = Tally::new(config, &units);
 
     // Resume: keep complete units already in the PGN file, drop partial ones.
     let mut done_units = vec![false; units.len()];
@@ -413,14 +582,19 @@ pub fn run_match(
                     let Some(unit) = todo.get(i) else { break };
                     for (g, first_white) in unit.games.iter().enumerate() {
                         let Some(first_is_white) = *first_white else { continue };
-                        let [a, b] = &mut players;
-                        let seats = if first_is_white { [a, b] } else { [b, a] };
+                        let game = ScheduledGame {
+                            unit: unit.index,
+                            game: g,
+                            opening: unit.opening,
+                            first_is_white,
+                            round: round_tag(config.repeat, unit.index, g),
+                        };
                         let stop = || interrupt.load(Ordering::Relaxed);
-                        let record = play_game(seats, &config.openings[unit.opening], &config.referee, &stop);
+                        let record = play_scheduled(config, &mut players, &game, &stop);
                         if record.end == GameEnd::Interrupted {
                             return;
                         }
-                        if tx.send(Done { unit: unit.index, game: g, first_is_white, record }).is_err() {
+                        if tx.send(Done { game, record }).is_err() {
                             return;
                         }
                     }
@@ -429,27 +603,22 @@ pub fn run_match(
         }
         drop(tx);
         for done in rx {
-            let round = if config.repeat {
-                format!("{}.{}", done.unit + 1, done.game + 1)
-            } else {
-                (done.unit + 1).to_string()
-            };
+            let first_is_white = done.game.first_is_white;
+            let summary = GameSummary::new(config, done.game, &done.record);
             if let Some(f) = pgn_file.as_mut() {
-                let site = "Bastion arena";
-                let text = done.record.to_pgn_game(&config.event, site, &round, &config.referee.time_control).to_pgn();
                 // One write per game, flushed: an interruption never leaves half a game behind.
-                if let Err(e) = f.write_all(text.as_bytes()).and_then(|()| f.flush()) {
+                if let Err(e) = f.write_all(summary.pgn.as_bytes()).and_then(|()| f.flush()) {
                     io_error.get_or_insert(format!("writing PGN: {e}"));
                 }
             }
             if let (Some(b), Some(l)) = (book.as_mut(), &config.learning) {
-                let learner = if (l.learner == 0) == done.first_is_white { Color::White } else { Color::Black };
+                let learner = if (l.learner == 0) == first_is_white { Color::White } else { Color::Black };
                 b.learn(&done.record.opening.start, &done.record.moves, learner, done.record.winner, &l.params);
                 if let Err(e) = b.save(&l.path) {
                     io_error.get_or_insert(format!("saving book: {e}"));
                 }
             }
-            tally.add(done.unit, done.game, done.first_is_white, &done.record);
+            tally.add(&summary);
             on_game(&done.record, &tally.report);
             if tally.sprt_decided() || io_error.is_some() {
                 no_more.store(true, Ordering::Relaxed);
@@ -459,16 +628,7 @@ pub fn run_match(
     if let Some(e) = io_error {
         return Err(MatchError::Io(e));
     }
-    tally.report.finished = Some(
-        if interrupt.load(Ordering::Relaxed) {
-            "interrupted"
-        } else if tally.sprt_decided() {
-            "sprt"
-        } else {
-            "completed"
-        }
-        .into(),
-    );
+    tally.finish(interrupt.load(Ordering::Relaxed));
     Ok(tally.report)
 }
 

@@ -21,8 +21,14 @@
 //! every rank searches the same position with its own engine and rank 0, speaking UCI,
 //! plays the move the ranks vote for. The third is distributed tablebase generation
 //! ([`tables`]): one ending's index space split over the ranks, rank 0 writing the file.
+//! Matches ([`games`]) hand out one game at a time and end all ranks when the SPRT decides;
+//! mate suites ([`mates`]) one entry at a time; [`ordered`] gives any suite's results back in
+//! input order as they come.
 
 mod error;
+pub mod games;
+pub mod mates;
+pub mod ordered;
 pub mod protocol;
 mod queue;
 pub mod search;

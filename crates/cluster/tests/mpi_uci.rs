@@ -1,7 +1,8 @@
 //! `bastion cluster uci` under mpirun, driven as a GUI drives it: at 2 and 4 ranks rank 0
 //! answers UCI with legal moves, every rank votes, mates in two are found, `stop` and `quit`
-//! reach every rank, and nothing but UCI reaches standard output; a rank killed mid-search
-//! ends the job with a message from rank 0, and a hung rank is left out, never a hang.
+//! reach every rank, and nothing but UCI reaches standard output; table entries flow between
+//! the ranks unless `--share-depth 0`; a rank killed mid-search ends the job with a message
+//! from rank 0, and a hung rank is left out, never a hang.
 //!
 //! These need Open MPI's `mpirun` and a `bastion` built with `--features mpi`, whose path is in
 //! `BASTION_MPI_BIN`; `scripts/ci-mpi.sh` provides both and runs them with `-- --ignored`.
@@ -190,6 +191,42 @@ fn cluster_uci_at_two_and_four_ranks_answers_as_bastion_uci_does() {
         assert_eq!(votes.len(), 5, "{stderr}");
         for vote in votes {
             assert!(vote.contains(&format!(": {ranks} of {ranks} ranks: ")), "{vote}");
+        }
+    }
+}
+
+/// How many table entries rank 0 stored from other ranks, from a vote line of `--log-votes`
+/// (`… (rank 0's table so far: N entries sent, M stored from other ranks)`); `None` when the
+/// line has no such count (sharing off).
+fn stored_from_others(vote: &str) -> Option<u64> {
+    let (_, rest) = vote.split_once(" entries sent, ")?;
+    rest.split_whitespace().next()?.parse().ok()
+}
+
+#[test]
+#[ignore = "needs mpirun and BASTION_MPI_BIN (a bastion built with --features mpi); run by scripts/ci-mpi.sh"]
+fn table_entries_flow_between_ranks_unless_share_depth_is_zero() {
+    let fen = "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2NBPN2/PP3PPP/R1BQK2R w KQ - 0 8";
+    let pos = Position::from_fen(fen).expect("a FEN");
+    for (ranks, depth) in [(2, "6"), (4, "6"), (2, "0")] {
+        let mut gui = Gui::start(ranks, &["--share-depth", depth, "--answer-wait", "20s"]);
+        gui.send(&format!("position fen {fen}"));
+        gui.send("go depth 14");
+        legal(&pos, &gui.until("bestmove"));
+        gui.send("go infinite");
+        thread::sleep(Duration::from_millis(500));
+        gui.send("stop");
+        legal(&pos, &gui.until("bestmove"));
+        gui.send("quit");
+        let (status, stderr) = gui.wait();
+        assert!(status.success(), "{ranks} ranks: quit ends every rank cleanly: {status}; stderr: {stderr}");
+        let votes: Vec<&str> = stderr.lines().filter(|l| l.starts_with("vote ")).collect();
+        assert_eq!(votes.len(), 2, "{stderr}");
+        let stored = stored_from_others(votes[1]);
+        if depth == "0" {
+            assert_eq!(stored, None, "{}", votes[1]);
+        } else {
+            assert!(stored.is_some_and(|n| n > 0), "{ranks} ranks: rank 0 stored nothing: {}", votes[1]);
         }
     }
 }

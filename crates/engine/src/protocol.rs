@@ -12,6 +12,7 @@ use crate::options::{EngineOptions, SearchParams};
 use crate::score::Score;
 use crate::search::{CurrMove, Engine, Limits, ScoreBound, SearchControl, SearchInfo};
 use crate::tb::TablebaseProbe;
+use crate::tt::TtShare;
 use bastion_core::rng::Rng;
 use bastion_core::{Move, Position};
 use std::io::{BufRead, Write};
@@ -55,6 +56,7 @@ pub struct UciSession<W: Write + Send + 'static> {
     book_rng: Rng,
     mate_prover: Option<Arc<dyn MateProver>>,
     use_mate_prover: bool,
+    tt_share: Option<Arc<TtShare>>,
 }
 
 impl<W: Write + Send + 'static> UciSession<W> {
@@ -96,7 +98,23 @@ impl<W: Write + Send + 'static> UciSession<W> {
             ),
             mate_prover: None,
             use_mate_prover: true,
+            tt_share: None,
         }
+    }
+
+    /// Shares the engine's table entries through `share` (a cluster search exchanges them
+    /// with the other ranks); see [`Engine::set_tt_share`].
+    pub fn with_tt_share(mut self, share: Arc<TtShare>) -> Self {
+        if let Some(e) = &mut self.engine {
+            e.set_tt_share(Some(Arc::clone(&share)));
+        }
+        self.tt_share = Some(share);
+        self
+    }
+
+    /// The link installed with [`UciSession::with_tt_share`], if any.
+    pub fn tt_share(&self) -> Option<&Arc<TtShare>> {
+        self.tt_share.as_ref()
     }
 
     /// Installs the solver that proves the shortest mate once the search finds one
@@ -201,6 +219,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
     fn restart_engine(&mut self) {
         let mut e = Engine::new(self.opts.clone());
         e.set_network(self.net.clone());
+        e.set_tt_share(self.tt_share.clone());
         self.control = e.control();
         self.engine = Some(e);
     }

@@ -6,11 +6,20 @@
 //! another thread reads as a miss instead of a wrong move (the "lockless
 //! hashing" XOR trick). Moves are kept in 16 bits and always re-checked for
 //! legality by the search.
+//!
+//! Entries can also travel between tables of different processes (the ranks of a cluster
+//! search): a table collects the entries its searches store at or above an export depth
+//! ([`TranspositionTable::set_export_depth`], [`TranspositionTable::take_exports`]) and
+//! stores entries from elsewhere with the normal replacement rule
+//! ([`TranspositionTable::import`]). [`TtShare`] follows an [`crate::Engine`]'s table, which
+//! the engine replaces when the hash size changes.
 
 use bastion_core::Move;
 use std::alloc::Layout;
+use std::collections::VecDeque;
 use std::ptr::NonNull;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicI32, AtomicU64, AtomicU8, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 /// What a stored score means relative to the true value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,6 +99,52 @@ fn generation_of(d: u64) -> u8 {
     ((d >> 59) & 31) as u8
 }
 
+/// A table entry as it travels to another table: the position's key and the packed entry,
+/// 16 bytes ([`PackedEntry::BYTES`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PackedEntry {
+    /// The position's Zobrist key.
+    pub key: u64,
+    /// The entry, packed as the table keeps it (the generation bits are the sender's and
+    /// are replaced on import).
+    pub data: u64,
+}
+
+impl PackedEntry {
+    /// Size of [`PackedEntry::to_bytes`].
+    pub const BYTES: usize = 16;
+
+    /// The entry, decoded.
+    pub fn entry(&self) -> TtEntry {
+        unpack(self.data)
+    }
+
+    /// Key then data, little-endian.
+    pub fn to_bytes(&self) -> [u8; Self::BYTES] {
+        let mut bytes = [0; Self::BYTES];
+        bytes[..8].copy_from_slice(&self.key.to_le_bytes());
+        bytes[8..].copy_from_slice(&self.data.to_le_bytes());
+        bytes
+    }
+
+    /// The inverse of [`PackedEntry::to_bytes`].
+    pub fn from_bytes(bytes: &[u8; Self::BYTES]) -> PackedEntry {
+        let [k0, k1, k2, k3, k4, k5, k6, k7, d0, d1, d2, d3, d4, d5, d6, d7] = *bytes;
+        PackedEntry {
+            key: u64::from_le_bytes([k0, k1, k2, k3, k4, k5, k6, k7]),
+            data: u64::from_le_bytes([d0, d1, d2, d3, d4, d5, d6, d7]),
+        }
+    }
+}
+
+/// How many exported entries a table keeps until they are taken; beyond it the oldest go.
+/// A search stores a few thousand entries a second at the depths worth sharing, and the
+/// taker comes every few milliseconds, so this is only reached when nobody takes them.
+pub const EXPORT_CAPACITY: usize = 4096;
+
+/// Export depth meaning "off": no stored depth reaches it.
+const EXPORT_OFF: i32 = i32::MAX;
+
 /// Size of a transparent huge page on x86-64 and most Linux targets.
 const HUGE_PAGE: usize = 2 * 1024 * 1024;
 
@@ -151,6 +206,10 @@ impl Drop for Buckets {
 pub struct TranspositionTable {
     buckets: Buckets,
     generation: AtomicU8,
+    /// Stores at this depth or deeper are also put in `exports` ([`EXPORT_OFF`]: none).
+    export_depth: AtomicI32,
+    /// Entries collected for other tables, oldest first, at most [`EXPORT_CAPACITY`].
+    exports: Mutex<VecDeque<PackedEntry>>,
 }
 
 impl TranspositionTable {
@@ -165,7 +224,12 @@ impl TranspositionTable {
     /// Like [`TranspositionTable::new`], but `None` when the memory is not available.
     pub fn try_new(mb: usize) -> Option<TranspositionTable> {
         let n = (mb.max(1).checked_mul(1024 * 1024)? / std::mem::size_of::<Bucket>()).max(1);
-        Some(TranspositionTable { buckets: Buckets::try_new(n)?, generation: AtomicU8::new(0) })
+        Some(TranspositionTable {
+            buckets: Buckets::try_new(n)?,
+            generation: AtomicU8::new(0),
+            export_depth: AtomicI32::new(EXPORT_OFF),
+            exports: Mutex::new(VecDeque::new()),
+        })
     }
 
     /// Size in mebibytes.
@@ -173,7 +237,7 @@ impl TranspositionTable {
         self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
 
-    /// Empties the table.
+    /// Empties the table (and the entries collected for export).
     pub fn clear(&self) {
         for b in self.buckets.iter() {
             for s in &b.slots {
@@ -182,6 +246,7 @@ impl TranspositionTable {
             }
         }
         self.generation.store(0, Ordering::Relaxed);
+        self.lock_exports().clear();
     }
 
     /// Starts a new search: older entries become preferred victims.
@@ -228,9 +293,68 @@ impl TranspositionTable {
 
     /// Stores a result. Replacement: the same key always (keeping an older move when the
     /// new one is null, and not overwriting a much deeper exact entry); otherwise the
-    /// slot with the lowest `depth - 8 * age`.
+    /// slot with the lowest `depth - 8 * age`. At the export depth or deeper, what was
+    /// written is also collected for [`TranspositionTable::take_exports`].
     #[allow(clippy::too_many_arguments)]
+    #[inline]
     pub fn store(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, pv: bool) {
+        let written = self.write(key, mv, score, eval, depth, bound, pv);
+        // Off, the export depth is `i32::MAX`: this one compare is all that sharing costs.
+        if depth >= self.export_depth.load(Ordering::Relaxed) {
+            if let Some(data) = written {
+                self.export(PackedEntry { key, data });
+            }
+        }
+    }
+
+    /// Collects an entry for export, dropping the oldest when the buffer is full.
+    #[cold]
+    #[inline(never)]
+    fn export(&self, entry: PackedEntry) {
+        let mut exports = self.lock_exports();
+        if exports.len() >= EXPORT_CAPACITY {
+            exports.pop_front();
+        }
+        exports.push_back(entry);
+    }
+
+    fn lock_exports(&self) -> std::sync::MutexGuard<'_, VecDeque<PackedEntry>> {
+        // The buffer holds plain data, valid whatever a panicking holder left in it.
+        self.exports.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// From now on, collects every entry stored at `min_depth` or deeper for export;
+    /// `None` stops collecting (the default) and drops what was collected.
+    pub fn set_export_depth(&self, min_depth: Option<i32>) {
+        self.export_depth.store(min_depth.unwrap_or(EXPORT_OFF), Ordering::Relaxed);
+        if min_depth.is_none() {
+            self.lock_exports().clear();
+        }
+    }
+
+    /// The entries collected for export since the last call, oldest first (at most
+    /// [`EXPORT_CAPACITY`]).
+    pub fn take_exports(&self) -> Vec<PackedEntry> {
+        self.lock_exports().drain(..).collect()
+    }
+
+    /// Stores an entry exported by another table, with the normal replacement rule and
+    /// this table's current generation; it is not exported again. False when the entry was
+    /// not stored: it holds no bound (an empty slot's data, or garbage), or the table kept
+    /// a much deeper entry of the same position.
+    pub fn import(&self, entry: PackedEntry) -> bool {
+        let e = entry.entry();
+        if e.bound == Bound::None {
+            return false;
+        }
+        self.write(entry.key, e.mv, e.score, e.eval, e.depth, e.bound, e.pv).is_some()
+    }
+
+    /// [`TranspositionTable::store`] without the export; the packed data written, or `None`
+    /// when a deeper entry of the same key was kept.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn write(&self, key: u64, mv: Move, score: i32, eval: i32, depth: i32, bound: Bound, pv: bool) -> Option<u64> {
         let generation = self.current_generation();
         let bucket = self.bucket(key);
         let mut victim = 0;
@@ -242,13 +366,13 @@ impl TranspositionTable {
                 if d != 0 {
                     let old = unpack(d);
                     if bound != Bound::Exact && old.depth > depth + 3 && generation_of(d) == generation {
-                        return;
+                        return None;
                     }
                     let mv = if mv.is_null() { old.mv } else { mv };
                     let nd = pack(mv, score, eval, depth, bound, pv, generation);
                     s.data.store(nd, Ordering::Relaxed);
                     s.key.store(key ^ nd, Ordering::Relaxed);
-                    return;
+                    return Some(nd);
                 }
                 victim = i;
                 break;
@@ -264,6 +388,7 @@ impl TranspositionTable {
         let s = &bucket.slots[victim];
         s.data.store(nd, Ordering::Relaxed);
         s.key.store(key ^ nd, Ordering::Relaxed);
+        Some(nd)
     }
 
     /// Permille of sampled entries written in the current search (UCI `hashfull`).
@@ -280,6 +405,88 @@ impl TranspositionTable {
             }
         }
         (used * 1000 / (n * 4).max(1)) as u32
+    }
+}
+
+/// The link between an engine's table and other engines' tables (the ranks of a cluster
+/// search): entries the engine's searches store at [`TtShare::min_depth`] or deeper are
+/// collected for [`TtShare::take`], and [`TtShare::import`] stores other tables' entries in
+/// it. Installed with [`crate::Engine::set_tt_share`], it follows the engine to a new table
+/// when the hash size changes; it can be used from any thread, during a search too.
+#[derive(Debug)]
+pub struct TtShare {
+    min_depth: i32,
+    /// The engine's current table; weak, so that a table the engine has dropped is not kept.
+    table: Mutex<Weak<TranspositionTable>>,
+    taken: AtomicU64,
+    imported: AtomicU64,
+}
+
+impl TtShare {
+    /// A link that exports entries of at least `min_depth` plies (at least 1: shallower
+    /// entries are quiescence results, far too many to send).
+    pub fn new(min_depth: i32) -> Arc<TtShare> {
+        Arc::new(TtShare {
+            min_depth: min_depth.max(1),
+            table: Mutex::new(Weak::new()),
+            taken: AtomicU64::new(0),
+            imported: AtomicU64::new(0),
+        })
+    }
+
+    /// The depth from which entries are exported.
+    pub fn min_depth(&self) -> i32 {
+        self.min_depth
+    }
+
+    /// Makes `table` the one to export from and import into (the engine calls this whenever
+    /// it has a new table).
+    pub(crate) fn attach(&self, table: &Arc<TranspositionTable>) {
+        table.set_export_depth(Some(self.min_depth));
+        *self.lock_table() = Arc::downgrade(table);
+    }
+
+    /// Stops exporting from the current table (the engine calls this when the link is removed).
+    pub(crate) fn detach(&self) {
+        if let Some(table) = self.table() {
+            table.set_export_depth(None);
+        }
+        *self.lock_table() = Weak::new();
+    }
+
+    fn lock_table(&self) -> std::sync::MutexGuard<'_, Weak<TranspositionTable>> {
+        self.table.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn table(&self) -> Option<Arc<TranspositionTable>> {
+        self.lock_table().upgrade()
+    }
+
+    /// The entries collected since the last call, oldest first (none before the link is
+    /// installed in an engine).
+    pub fn take(&self) -> Vec<PackedEntry> {
+        let entries = self.table().map(|t| t.take_exports()).unwrap_or_default();
+        self.taken.fetch_add(entries.len() as u64, Ordering::Relaxed);
+        entries
+    }
+
+    /// Stores other tables' entries in the engine's table ([`TranspositionTable::import`]);
+    /// returns how many were stored.
+    pub fn import(&self, entries: &[PackedEntry]) -> usize {
+        let Some(table) = self.table() else { return 0 };
+        let stored = entries.iter().filter(|&&e| table.import(e)).count();
+        self.imported.fetch_add(stored as u64, Ordering::Relaxed);
+        stored
+    }
+
+    /// How many entries [`TtShare::take`] has returned so far.
+    pub fn taken(&self) -> u64 {
+        self.taken.load(Ordering::Relaxed)
+    }
+
+    /// How many entries [`TtShare::import`] has stored so far.
+    pub fn imported(&self) -> u64 {
+        self.imported.load(Ordering::Relaxed)
     }
 }
 
@@ -305,6 +512,107 @@ mod tests {
         assert_eq!(tt.probe(pos.key()).unwrap().score, 7);
         tt.clear();
         assert!(tt.probe(pos.key()).is_none());
+    }
+
+    #[test]
+    fn deep_stores_are_exported_and_imported_elsewhere() {
+        let pos = Position::startpos();
+        let m = pos.parse_uci("g1f3").unwrap();
+        let (from, to) = (TranspositionTable::new(1), TranspositionTable::new(1));
+        // Off by default: nothing is collected.
+        from.store(11, m, 5, 1, 20, Bound::Exact, false);
+        assert!(from.take_exports().is_empty());
+        from.set_export_depth(Some(6));
+        from.store(12, m, 5, 1, 5, Bound::Exact, false);
+        from.store(13, m, -40, 2, 6, Bound::Lower, true);
+        from.store(14, Move::NULL, 300, 3, 9, Bound::Upper, false);
+        let exported = from.take_exports();
+        assert_eq!(exported.iter().map(|e| e.key).collect::<Vec<_>>(), [13, 14]);
+        assert!(from.take_exports().is_empty(), "taken entries are gone");
+        // Through bytes and into another table, which holds the same entries and (exporting
+        // too) does not send them back.
+        to.set_export_depth(Some(6));
+        to.new_search();
+        for e in &exported {
+            let back = PackedEntry::from_bytes(&e.to_bytes());
+            assert_eq!(back, *e);
+            assert!(to.import(back));
+        }
+        assert!(to.take_exports().is_empty());
+        for key in [13, 14] {
+            assert_eq!(to.probe(key), from.probe(key));
+        }
+        assert_eq!(
+            to.probe(13).unwrap(),
+            TtEntry { mv: m, score: -40, eval: 2, depth: 6, bound: Bound::Lower, pv: true }
+        );
+        // Off again: nothing more is collected.
+        from.set_export_depth(None);
+        from.store(15, m, 0, 0, 30, Bound::Exact, false);
+        assert!(from.take_exports().is_empty());
+    }
+
+    #[test]
+    fn imports_follow_the_replacement_rule_and_refuse_empty_entries() {
+        let tt = TranspositionTable::new(1);
+        // An empty slot's data, or data without a bound, is not an entry.
+        assert!(!tt.import(PackedEntry { key: 7, data: 0 }));
+        assert!(!tt.import(PackedEntry { key: 7, data: pack(Move::NULL, 1, 1, 9, Bound::None, false, 0) }));
+        assert!(tt.probe(7).is_none());
+        // A much deeper entry of the same position in this search is kept, as for a store.
+        tt.store(7, Move::NULL, 10, 0, 20, Bound::Lower, false);
+        assert!(!tt.import(PackedEntry { key: 7, data: pack(Move::NULL, 99, 0, 8, Bound::Lower, false, 0) }));
+        assert_eq!(tt.probe(7).unwrap().score, 10);
+        assert!(tt.import(PackedEntry { key: 7, data: pack(Move::NULL, 99, 0, 18, Bound::Lower, false, 0) }));
+        assert_eq!(tt.probe(7).unwrap().score, 99);
+        // Stores that keep the deeper entry export nothing.
+        tt.set_export_depth(Some(1));
+        tt.store(7, Move::NULL, 5, 0, 2, Bound::Upper, false);
+        assert!(tt.take_exports().is_empty());
+    }
+
+    #[test]
+    fn the_export_buffer_keeps_the_newest_entries() {
+        let tt = TranspositionTable::new(1);
+        tt.set_export_depth(Some(1));
+        let n = EXPORT_CAPACITY as u64 + 10;
+        for key in 1..=n {
+            tt.store(key, Move::NULL, 0, 0, 1, Bound::Exact, false);
+        }
+        let exported = tt.take_exports();
+        assert_eq!(exported.len(), EXPORT_CAPACITY);
+        assert_eq!((exported[0].key, exported[EXPORT_CAPACITY - 1].key), (11, n));
+        tt.store(1, Move::NULL, 0, 0, 1, Bound::Exact, false);
+        tt.clear();
+        assert!(tt.take_exports().is_empty(), "clear drops collected entries");
+    }
+
+    #[test]
+    fn a_share_follows_the_engine_to_a_new_table() {
+        use crate::{Engine, EngineOptions, Limits};
+        let opts = EngineOptions { hash_mb: 1, ..EngineOptions::default() };
+        let (mut a, mut b) = (Engine::new(opts.clone()), Engine::new(opts.clone()));
+        let (to_share, from_share) = (TtShare::new(4), TtShare::new(4));
+        let pos = Position::startpos();
+        a.set_tt_share(Some(Arc::clone(&from_share)));
+        b.set_tt_share(Some(Arc::clone(&to_share)));
+        a.search(&pos, &[], &Limits::depth(8), &mut |_| {});
+        let entries = from_share.take();
+        assert!(!entries.is_empty());
+        assert!(entries.iter().all(|e| e.entry().depth >= 4));
+        assert_eq!(from_share.taken(), entries.len() as u64);
+        let stored = to_share.import(&entries);
+        assert!(stored > 0);
+        assert_eq!(to_share.imported(), stored as u64);
+        // A new hash size is a new table: the link moves with it.
+        a.set_options(EngineOptions { hash_mb: 2, ..opts }).unwrap();
+        a.search(&pos, &[], &Limits::depth(8), &mut |_| {});
+        assert!(!from_share.take().is_empty());
+        // Removed, it collects nothing more.
+        a.set_tt_share(None);
+        a.clear();
+        a.search(&pos, &[], &Limits::depth(8), &mut |_| {});
+        assert!(from_share.take().is_empty());
     }
 
     #[test]

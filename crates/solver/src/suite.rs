@@ -4,12 +4,13 @@
 use crate::epd::MateEntry;
 use crate::notation::san_line;
 use crate::search::Solver;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-/// The result for one suite position.
-#[derive(Clone, Debug, Serialize)]
+/// The result for one suite position (deserialised where it was solved elsewhere: on another
+/// rank of a cluster).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
     /// Line in the suite file.
     pub line: usize,

@@ -4,16 +4,26 @@
 //! command. `cluster uci`: every rank searches the same position, rank 0 speaks UCI as
 //! `bastion uci` does and plays the move the ranks vote for. `cluster tb`: one tablebase
 //! generated with its index space split over the ranks; rank 0 writes the file `bastion tb
-//! gen` would write.
+//! gen` would write. `cluster match`, `cluster solve` and `cluster fortress`: the games of a
+//! match or the positions of a suite handed out one at a time; rank 0 prints what `bastion
+//! match`, `bastion solve --epd` and `bastion fortress --suite` print.
 
 use super::epd::{parse_duration, position_line, print_report, SuiteArgs};
 use anyhow::{Context, Result};
 use bastion_arena::suite::SuiteConfig;
+use bastion_arena::tournament::MatchConfig;
+use bastion_cluster::games::{game_worker, lead_match, MatchEvent};
+use bastion_cluster::mates::{mate_worker, MateSettings, MateTask};
+use bastion_cluster::ordered::distribute_in_order;
 use bastion_cluster::search::{serve_root, serve_worker, SearchOptions, Tap, UciSession};
 use bastion_cluster::suite::{assemble_report, read_suite, run_position, SuiteOutcome, SuiteTask};
 use bastion_cluster::tables::{introduce, report_text, watch_for_stop, MpiExchange};
 use bastion_cluster::world::{self, MpiWorld};
 use bastion_cluster::{dismiss_all, distribute, serve, ClusterError, Event, QueueOptions, Transport};
+use bastion_engine::tt::TtShare;
+use bastion_fortress::labels::LabelledPosition;
+use bastion_fortress::suite::remaining;
+use bastion_fortress::{SuiteReport, SuiteRow};
 use bastion_tablebase::driver::{progress_bar, use_threads_globally};
 use bastion_tablebase::partition::{build_sliced, SliceError};
 use bastion_tablebase::{Material, Metric, TbError};
@@ -37,6 +47,50 @@ enum ClusterCommand {
     /// One tablebase generated with its index space split over the ranks: rank 0 writes the
     /// file `bastion tb gen` writes, byte for byte. The sub-endings must be in --dir.
     Tb(ClusterTbArgs),
+    /// A match with its games handed out to the ranks: the report of `bastion match`, the PGN
+    /// in game order; an SPRT that decides stops every rank.
+    Match(ClusterMatchArgs),
+    /// A mate suite (`--epd`) with its entries handed out to the ranks: the output of `bastion
+    /// solve --epd`.
+    // Suites only: `--epd` is required, and the one-problem FEN (which conflicts with it) is
+    // kept out of the help.
+    #[command(mut_arg("epd", |a| a.required(true)), mut_arg("fen", |a| a.hide(true)))]
+    Solve(ClusterSolveArgs),
+    /// A labelled fortress set (`--suite`) with its positions handed out to the ranks: the
+    /// report of `bastion fortress --suite`.
+    Fortress(ClusterFortressArgs),
+}
+
+/// Arguments of `bastion cluster solve`: those of `bastion solve --epd`, and the rank timeout.
+#[derive(Args, Debug)]
+struct ClusterSolveArgs {
+    /// A rank silent (no result, no heartbeat) for this long ends the job.
+    #[arg(long, default_value = "30s")]
+    rank_timeout: String,
+    #[command(flatten)]
+    solve: super::solve::SolveArgs,
+}
+
+/// Arguments of `bastion cluster fortress`: those of `bastion fortress --suite`, and the rank
+/// timeout.
+#[derive(Args, Debug)]
+struct ClusterFortressArgs {
+    /// A rank silent (no result, no heartbeat) for this long ends the job.
+    #[arg(long, default_value = "30s")]
+    rank_timeout: String,
+    #[command(flatten)]
+    fortress: super::fortress::FortressArgs,
+}
+
+/// Arguments of `bastion cluster match`: those of `bastion match` (one game at a time per
+/// rank, so no --concurrency, --resume or --learn-book), and the rank timeout.
+#[derive(Args, Debug)]
+struct ClusterMatchArgs {
+    /// A rank silent (no result, no heartbeat) for this long ends the job.
+    #[arg(long, default_value = "30s")]
+    rank_timeout: String,
+    #[command(flatten)]
+    game: super::match_cmd::MatchArgs,
 }
 
 /// Arguments of `bastion cluster tb`.
@@ -74,6 +128,10 @@ struct ClusterUciArgs {
     /// Print every vote (each rank's move, depth and score, and the pick) to standard error.
     #[arg(long)]
     log_votes: bool,
+    /// Share transposition-table entries of at least this depth between the ranks while
+    /// they search; 0: share none.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(i32).range(0..=64))]
+    share_depth: i32,
 }
 
 /// Arguments of `bastion cluster epd`: those of `bastion epd`, the engine by default this
@@ -98,6 +156,9 @@ pub fn run(args: ClusterArgs) -> Result<()> {
         ClusterCommand::Epd(args) => run_epd(args),
         ClusterCommand::Uci(args) => run_uci(args),
         ClusterCommand::Tb(args) => run_tb(args),
+        ClusterCommand::Match(args) => run_match(args),
+        ClusterCommand::Solve(args) => run_solve(args),
+        ClusterCommand::Fortress(args) => run_fortress(args),
     }
 }
 
@@ -187,7 +248,7 @@ fn run_uci(args: ClusterUciArgs) -> Result<()> {
         ..SearchOptions::default()
     };
     if world.rank() != 0 {
-        return match serve_worker(&world, session, &options) {
+        return match serve_worker(&world, |out| session(out, args.share_depth), &options) {
             Ok(()) => Ok(()),
             Err(e) => {
                 eprintln!("error: rank {}: {e}", world.rank());
@@ -197,7 +258,8 @@ fn run_uci(args: ClusterUciArgs) -> Result<()> {
     }
     let stop = world::stop_flag().map_err(anyhow::Error::msg)?;
     let input = Box::new(std::io::BufReader::new(std::io::stdin()));
-    match serve_root(&world, session, input, &mut std::io::stdout(), &options, &|| world::stopped(&stop)) {
+    let root_session = |out| session(out, args.share_depth);
+    match serve_root(&world, root_session, input, &mut std::io::stdout(), &options, &|| world::stopped(&stop)) {
         Ok(end) if end.lost.is_empty() => Ok(()),
         Ok(end) => {
             // A rank that hangs would hold up MPI's orderly end for ever: end the job instead.
@@ -213,9 +275,15 @@ fn run_uci(args: ClusterUciArgs) -> Result<()> {
 }
 
 /// One rank's engine session, wired as `bastion uci` wires its own: tablebases (`SyzygyPath`,
-/// `BastionTBPath`), opening book and mate solver.
-fn session(out: Tap) -> UciSession {
-    super::uci::session(out)
+/// `BastionTBPath`), opening book and mate solver; sharing table entries of at least
+/// `share_depth` plies with the other ranks unless it is 0.
+fn session(out: Tap, share_depth: i32) -> UciSession {
+    let session = super::uci::session(out);
+    if share_depth > 0 {
+        session.with_tt_share(TtShare::new(share_depth))
+    } else {
+        session
+    }
 }
 
 fn run_tb(args: ClusterTbArgs) -> Result<()> {
@@ -280,4 +348,236 @@ fn run_tb(args: ClusterTbArgs) -> Result<()> {
             world.abort(1)
         }
     }
+}
+
+/// The match of `cluster match`'s arguments, refused when it asks for what a distributed
+/// match does not do.
+fn cluster_match_setup(args: &ClusterMatchArgs) -> Result<(MatchConfig, QueueOptions)> {
+    let config = super::match_cmd::match_config(&args.game)?;
+    if config.games == 0 {
+        anyhow::bail!("--games must be at least 1");
+    }
+    if config.concurrency != 1 {
+        anyhow::bail!("--concurrency: each rank plays one game at a time; run more ranks instead");
+    }
+    if config.resume {
+        anyhow::bail!("--resume is not supported by cluster match; run `bastion match --resume` to finish a match");
+    }
+    if config.learning.is_some() {
+        anyhow::bail!("--learn-book is not supported by cluster match: the book learns in `bastion match` only");
+    }
+    let rank_timeout = parse_duration(&args.rank_timeout).context("--rank-timeout")?;
+    Ok((config, QueueOptions { rank_timeout, ..QueueOptions::default() }))
+}
+
+fn run_match(args: ClusterMatchArgs) -> Result<()> {
+    let world = MpiWorld::init().map_err(anyhow::Error::msg)?;
+    // Every rank reads the same arguments, so a bad one fails on all of them alike; rank 0 says so.
+    let setup = cluster_match_setup(&args);
+    if world.rank() != 0 {
+        let Ok((config, options)) = setup else { return Ok(()) };
+        return match serve(&world, game_worker(config), &options) {
+            Ok(_) | Err(ClusterError::Failed { .. }) => Ok(()),
+            Err(e) => {
+                eprintln!("error: rank {}: {e}", world.rank());
+                world.abort(1)
+            }
+        };
+    }
+    let stop = world::stop_flag().map_err(anyhow::Error::msg)?;
+    let ready = setup.and_then(|(config, options)| {
+        // Fail fast on an engine that cannot start, as `bastion match` does.
+        for e in &config.engines {
+            e.start().with_context(|| format!("cannot start engine {}", e.name))?;
+        }
+        let pgn = match &config.pgn_out {
+            Some(path) => Some(
+                std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .with_context(|| format!("cannot open {}", path.display()))?,
+            ),
+            None => None,
+        };
+        Ok((config, options, pgn))
+    });
+    let (config, options, mut pgn) = match ready {
+        Ok(ready) => ready,
+        Err(e) => {
+            dismiss_all(&world)?;
+            return Err(e);
+        }
+    };
+    let json = args.game.json();
+    let names = config.engines.clone().map(|e| e.name);
+    let report = lead_match(
+        &world,
+        &config,
+        &options,
+        &|| world::stopped(&stop),
+        pgn.as_mut().map(|f| f as &mut dyn std::io::Write),
+        |event| match event {
+            MatchEvent::Joined { rank, peer } => eprintln!("rank {rank} of {}: {peer}", world.size()),
+            MatchEvent::Game { rank, game, report } if !json => {
+                let (white, black) = if game.game.first_is_white { (0, 1) } else { (1, 0) };
+                eprintln!("{} - {} {} ({}) [rank {rank}]", names[white], names[black], game.result, game.reason);
+                eprintln!("{}", report.summary_line());
+            }
+            MatchEvent::Game { .. } => {}
+        },
+    );
+    match report {
+        Ok(report) => super::match_cmd::print_report(&report, json),
+        Err(e) => {
+            // The other ranks may still be playing: say why, then end all of them.
+            eprintln!("error: {e}");
+            world.abort(1)
+        }
+    }
+}
+
+/// A worker rank's part in a queue job: serves until rank 0 dismisses it. A failed item has
+/// been reported to rank 0, which ends the job; any other failure ends it from here.
+fn serve_rank<T, R, F>(world: &MpiWorld, work: F, options: &QueueOptions) -> Result<()>
+where
+    T: serde::de::DeserializeOwned + Send + 'static,
+    R: serde::Serialize + Send + 'static,
+    F: Fn(&T) -> Result<R, String> + Send + 'static,
+{
+    match serve(world, work, options) {
+        Ok(_) | Err(ClusterError::Failed { .. }) => Ok(()),
+        Err(e) => {
+            eprintln!("error: rank {}: {e}", world.rank());
+            world.abort(1)
+        }
+    }
+}
+
+/// The queue's settings from `--rank-timeout`.
+fn queue_options(rank_timeout: &str) -> Result<QueueOptions> {
+    let rank_timeout = parse_duration(rank_timeout).context("--rank-timeout")?;
+    Ok(QueueOptions { rank_timeout, ..QueueOptions::default() })
+}
+
+/// Rank 0's end of a queue job that failed: the other ranks may still be working, so say why
+/// and end all of them.
+fn end_job(world: &MpiWorld, e: &dyn std::fmt::Display) -> ! {
+    eprintln!("error: {e}");
+    world.abort(1)
+}
+
+fn run_solve(args: ClusterSolveArgs) -> Result<()> {
+    let world = MpiWorld::init().map_err(anyhow::Error::msg)?;
+    // Every rank reads the same arguments, so a bad one fails on all of them alike; rank 0 says so.
+    let setup = super::solve::suite_settings(&args.solve).and_then(|(hash, limit, shortest)| {
+        Ok((MateSettings { hash, limit, shortest }, queue_options(&args.rank_timeout)?))
+    });
+    if world.rank() != 0 {
+        let Ok((settings, options)) = setup else { return Ok(()) };
+        return serve_rank(&world, mate_worker(settings), &options);
+    }
+    let stop = world::stop_flag().map_err(anyhow::Error::msg)?;
+    let ready = setup.and_then(|(settings, options)| {
+        let (path, entries) = super::solve::suite_entries(&args.solve)?;
+        let output = super::solve::SuiteOutput::start(&args.solve, entries.len())?;
+        Ok((settings, options, path, entries, output))
+    });
+    let (settings, options, path, entries, mut output) = match ready {
+        Ok(ready) => ready,
+        Err(e) => {
+            dismiss_all(&world)?;
+            return Err(e);
+        }
+    };
+    let tasks: Vec<MateTask> = entries.iter().map(MateTask::of).collect();
+    let mut printed = Ok(());
+    let rows = distribute_in_order(
+        &world,
+        &tasks,
+        mate_worker(settings),
+        &options,
+        &|| world::stopped(&stop),
+        |rank, peer| eprintln!("rank {rank} of {}: {peer}", world.size()),
+        |index, _, row| {
+            if printed.is_ok() {
+                printed = output.row(row, index + 1);
+            }
+        },
+    );
+    let rows = rows.unwrap_or_else(|e| end_job(&world, &e));
+    printed?;
+    output.finish(path, settings.limit, rows)
+}
+
+fn run_fortress(args: ClusterFortressArgs) -> Result<()> {
+    use super::fortress::{analyse_row, print_suite_report, suite_engine, suite_setup, suite_sink, write_row};
+    let world = MpiWorld::init().map_err(anyhow::Error::msg)?;
+    let root = world.rank() == 0;
+    // Every rank reads the same arguments, so a bad one fails on all of them alike; rank 0 says so.
+    let setup = suite_setup(&args.fortress, root)
+        .and_then(|setup| Ok((setup, queue_options(&args.rank_timeout)?)))
+        .and_then(|(setup, options)| {
+            // Rank 0 starts the engine once to say whose report it is, as `bastion fortress
+            // --suite` does, and to fail before any work when it cannot start.
+            let name = match root {
+                true => suite_engine(&args.fortress)?.name().unwrap_or("unknown engine").to_owned(),
+                false => String::new(),
+            };
+            Ok((setup, options, name))
+        });
+    let args = std::sync::Arc::new(args);
+    let worker = |config: bastion_fortress::Config, tables: Option<bastion_tablebase::Probers>| {
+        let args = args.clone();
+        // One engine per rank, started at its first position and kept, as the single-process
+        // run keeps its one engine (every analysis starts with `ucinewgame`).
+        let engine = std::sync::Mutex::new(None);
+        move |p: &LabelledPosition| -> Result<SuiteRow, String> {
+            let mut slot = engine.lock().map_err(|_| "an earlier position panicked".to_string())?;
+            let engine = match slot.as_mut() {
+                Some(engine) => engine,
+                None => slot.insert(suite_engine(&args.fortress).map_err(|e| format!("{e:#}"))?),
+            };
+            analyse_row(engine, &config, tables.as_ref(), p).map_err(|e| format!("{e:#}"))
+        }
+    };
+    if !root {
+        let Ok((setup, options, _)) = setup else { return Ok(()) };
+        return serve_rank(&world, worker(setup.config, setup.tables), &options);
+    }
+    let stop = world::stop_flag().map_err(anyhow::Error::msg)?;
+    let ready = setup.and_then(|(setup, options, name)| Ok((suite_sink(&args.fortress)?, setup, options, name)));
+    let (mut sink, setup, options, name) = match ready {
+        Ok(ready) => ready,
+        Err(e) => {
+            dismiss_all(&world)?;
+            return Err(e);
+        }
+    };
+    let tasks: Vec<LabelledPosition> = remaining(&setup.set, &setup.rows).into_iter().cloned().collect();
+    let json = args.fortress.json();
+    let done = setup.rows.len();
+    let mut written = Ok(());
+    let rows = distribute_in_order(
+        &world,
+        &tasks,
+        worker(setup.config.clone(), setup.tables),
+        &options,
+        &|| world::stopped(&stop),
+        |rank, peer| eprintln!("rank {rank} of {}: {peer}", world.size()),
+        |index, rank, row: &SuiteRow| {
+            if let (Some(f), true) = (sink.as_mut(), written.is_ok()) {
+                written = write_row(f, row);
+            }
+            if !json {
+                let total = setup.set.len();
+                eprintln!("{}/{total} {}: {} [rank {rank}]", done + index + 1, row.id, row.verdict);
+            }
+        },
+    );
+    let rows = rows.unwrap_or_else(|e| end_job(&world, &e));
+    written?;
+    let all = setup.rows.into_iter().chain(rows).collect();
+    let report = SuiteReport::new(name, &setup.config, &setup.set, all);
+    print_suite_report(&args.fortress, &report)
 }

@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use bastion_fortress::labels::read_labelled;
+use bastion_fortress::labels::{read_labelled, LabelledPosition};
 use bastion_fortress::suite::{parse_resume, remaining, suite_config};
 use bastion_fortress::{
     analyse_with, write_plot, Analysis, Config, Hooks, PlotFormat, PlotKind, ProbeConfig, SuiteReport, SuiteRow,
@@ -118,11 +118,11 @@ pub struct FortressArgs {
 
 /// Runs the subcommand.
 pub fn run(args: FortressArgs) -> Result<()> {
+    if args.suite.is_some() {
+        return run_suite(&args);
+    }
     let config = config_of(&args);
     config.validate().map_err(|e| anyhow::anyhow!(e))?;
-    if let Some(suite) = &args.suite {
-        return run_suite(suite, &args, &config);
-    }
     let Some(fen) = &args.fen else {
         bail!("give a FEN to analyse, or --suite FILE");
     };
@@ -280,62 +280,121 @@ fn save_plot(analysis: &Analysis, kind: PlotKind, path: &Path) -> Result<()> {
     write_plot(analysis, kind, plot_format(path)?, path).with_context(|| format!("writing {}", path.display()))
 }
 
-fn run_suite(path: &Path, args: &FortressArgs, config: &Config) -> Result<()> {
-    let set = read_labelled(path)?;
-    if set.is_empty() {
-        bail!("{} holds no positions", path.display());
-    }
-    let config = suite_config(config);
-    let mut rows: Vec<SuiteRow> = Vec::new();
-    if let Some(out) = args.out.as_ref().filter(|out| out.exists()) {
-        let text = bastion_core::io::read_to_string_bounded(out, bastion_core::io::TEXT_LIMIT)
-            .map_err(bastion_core::io::BoundedReadError::into_io)
-            .with_context(|| format!("reading {}", out.display()))?;
-        rows = parse_resume(&text);
-    }
-    let todo = remaining(&set, &rows);
+/// A `--suite` run as the arguments set it up: the labelled set, the rows already in `--out`
+/// (resumed), the configuration every position runs with and the endgame tables.
+/// `bastion cluster fortress` sets up its runs with this too, on every rank.
+pub struct SuiteSetup {
+    /// The labelled set.
+    pub set: Vec<LabelledPosition>,
+    /// Rows of an earlier run read back from `--out`.
+    pub rows: Vec<SuiteRow>,
+    /// The configuration of every analysis.
+    pub config: Config,
+    /// The tables of --tb-dir and --syzygy-dir.
+    pub tables: Option<Probers>,
+}
+
+/// The set-up of `--suite` (an error without it). Only `with_set` reads the set and the resume
+/// file; a cluster's worker ranks need neither.
+pub fn suite_setup(args: &FortressArgs, with_set: bool) -> Result<SuiteSetup> {
+    let config = config_of(args);
+    config.validate().map_err(|e| anyhow::anyhow!(e))?;
+    let path = args.suite.as_ref().context("give the labelled set with --suite FILE")?;
     if args.engines.len() > 1 {
         bail!("--suite runs one engine at a time");
     }
-    let tables = open_tables(args)?;
-    let mut engine = start_engine(args, args.engines.first())?;
+    let (mut set, mut rows) = (Vec::new(), Vec::new());
+    if with_set {
+        set = read_labelled(path)?;
+        if set.is_empty() {
+            bail!("{} holds no positions", path.display());
+        }
+        if let Some(out) = args.out.as_ref().filter(|out| out.exists()) {
+            let text = bastion_core::io::read_to_string_bounded(out, bastion_core::io::TEXT_LIMIT)
+                .map_err(bastion_core::io::BoundedReadError::into_io)
+                .with_context(|| format!("reading {}", out.display()))?;
+            rows = parse_resume(&text);
+        }
+    }
+    Ok(SuiteSetup { set, rows, config: suite_config(&config), tables: open_tables(args)? })
+}
+
+/// The suite's engine: `--engine` or this program, with the `--option`s set.
+pub fn suite_engine(args: &FortressArgs) -> Result<Engine> {
+    start_engine(args, args.engines.first())
+}
+
+/// The `--out` file, opened for appending rows.
+pub fn suite_sink(args: &FortressArgs) -> Result<Option<std::fs::File>> {
+    let Some(out) = &args.out else { return Ok(None) };
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(out)
+        .with_context(|| format!("opening {}", out.display()))?;
+    Ok(Some(file))
+}
+
+/// Appends a finished row to the `--out` file, flushed so that an interrupted run resumes
+/// from it.
+pub fn write_row(sink: &mut std::fs::File, row: &SuiteRow) -> Result<()> {
+    writeln!(sink, "{}", serde_json::to_string(row)?)?;
+    sink.flush()?;
+    Ok(())
+}
+
+/// Prints the suite's report: text, or JSON with `--json`.
+pub fn print_suite_report(args: &FortressArgs, report: &SuiteReport) -> Result<()> {
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(report)?);
+    } else {
+        print!("{}", report.to_text());
+    }
+    Ok(())
+}
+
+impl FortressArgs {
+    /// Whether the report is one JSON document (`--json`).
+    pub fn json(&self) -> bool {
+        self.json
+    }
+}
+
+/// Analyses one position of a suite: its row of the report.
+pub fn analyse_row(
+    engine: &mut Engine,
+    config: &Config,
+    tables: Option<&Probers>,
+    p: &LabelledPosition,
+) -> Result<SuiteRow> {
+    let hooks = Hooks { tablebase: tables.map(|t| t as _), ..Hooks::default() };
+    let a = analyse_with(&p.fen, config, engine, hooks, &mut |_| {}).with_context(|| format!("analysing {}", p.id))?;
+    Ok(SuiteRow::new(p, &a))
+}
+
+fn run_suite(args: &FortressArgs) -> Result<()> {
+    let SuiteSetup { set, mut rows, config, tables } = suite_setup(args, true)?;
+    let todo = remaining(&set, &rows);
+    let mut engine = suite_engine(args)?;
     let engine_name = engine.name().unwrap_or("unknown engine").to_owned();
-    let bar = if args.json { ProgressBar::hidden() } else { ProgressBar::new(set.len() as u64) };
+    let bar = if args.json() { ProgressBar::hidden() } else { ProgressBar::new(set.len() as u64) };
     bar.set_style(
         ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     bar.set_position((set.len() - todo.len()) as u64);
-    let mut sink = match &args.out {
-        Some(out) => Some(
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(out)
-                .with_context(|| format!("opening {}", out.display()))?,
-        ),
-        None => None,
-    };
+    let mut sink = suite_sink(args)?;
     for p in todo {
         bar.set_message(p.id.clone());
-        let hooks = Hooks { tablebase: tables.as_ref().map(|t| t as _), ..Hooks::default() };
-        let a = analyse_with(&p.fen, &config, &mut engine, hooks, &mut |_| {})
-            .with_context(|| format!("analysing {}", p.id))?;
-        let row = SuiteRow::new(p, &a);
+        let row = analyse_row(&mut engine, &config, tables.as_ref(), p)?;
         if let Some(f) = sink.as_mut() {
-            writeln!(f, "{}", serde_json::to_string(&row)?)?;
-            f.flush()?;
+            write_row(f, &row)?;
         }
         rows.push(row);
         bar.inc(1);
     }
     bar.finish_and_clear();
     let report = SuiteReport::new(engine_name, &config, &set, rows);
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        print!("{}", report.to_text());
-    }
-    Ok(())
+    print_suite_report(args, &report)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use bastion_arena::book::LearnParams;
 use bastion_arena::openings::{self, Opening};
 use bastion_arena::referee::{Adjudication, DrawRule, EngineConfig, RefereeConfig, ResignRule, TimeControl};
 use bastion_arena::stats::SprtParams;
-use bastion_arena::tournament::{run_match, BookLearning, MatchConfig};
+use bastion_arena::tournament::{run_match, BookLearning, MatchConfig, MatchReport};
 use bastion_core::TablebaseProbe;
 use bastion_tablebase::Probers;
 use clap::Args;
@@ -190,8 +190,10 @@ fn group_engines(flat: &[String], argv: &[String]) -> Vec<Vec<String>> {
     groups
 }
 
-/// Runs the subcommand.
-pub fn run(args: MatchArgs) -> Result<()> {
+/// The match the arguments describe: engines named (by their `id name` when `name=` is not
+/// given), limit, openings, adjudication, SPRT, PGN file and book learning. `bastion cluster
+/// match` builds its match with this too, on every rank.
+pub fn match_config(args: &MatchArgs) -> Result<MatchConfig> {
     let argv: Vec<String> = std::env::args().collect();
     let engines = group_engines(&args.engines, &argv);
     if engines.len() != 2 {
@@ -232,7 +234,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
             score_cp,
         }),
         max_moves: args.max_moves,
-        tablebase: tablebase_adjudicator(&args)?,
+        tablebase: tablebase_adjudicator(args)?,
     };
     let learning = match &args.learn_book {
         Some(path) => {
@@ -265,7 +267,29 @@ pub fn run(args: MatchArgs) -> Result<()> {
         event: args.event.clone(),
         learning,
     };
+    Ok(config)
+}
 
+impl MatchArgs {
+    /// Whether the report is one JSON document instead of text (`--json`).
+    pub fn json(&self) -> bool {
+        self.json
+    }
+}
+
+/// Prints the final report as `bastion match` does: text, or JSON with `json`.
+pub fn print_report(report: &MatchReport, json: bool) -> Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(report)?);
+    } else {
+        print!("{}", report.final_report());
+    }
+    Ok(())
+}
+
+/// Runs the subcommand.
+pub fn run(args: MatchArgs) -> Result<()> {
+    let config = match_config(&args)?;
     let interrupt = Arc::new(AtomicBool::new(false));
     {
         let flag = interrupt.clone();
@@ -291,12 +315,7 @@ pub fn run(args: MatchArgs) -> Result<()> {
         }
     })?;
     bar.finish_and_clear();
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
-    } else {
-        print!("{}", report.final_report());
-    }
-    Ok(())
+    print_report(&report, args.json())
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use anyhow::{bail, Context, Result};
 use bastion_core::Position;
-use bastion_solver::epd::parse_suite;
+use bastion_solver::epd::{parse_suite, MateEntry};
 use bastion_solver::suite::{run_entry_with, Row};
 use bastion_solver::suite_report::{csv_row, progress_line, Selection, SuiteSummary, CSV_HEADER};
 use bastion_solver::{Report, SolveOptions, Solver, Stipulation};
@@ -83,8 +83,8 @@ pub struct SolveArgs {
 
 /// Runs the subcommand.
 pub fn run(args: SolveArgs) -> Result<()> {
-    if let Some(path) = args.epd.clone() {
-        return run_suite(&path, &args);
+    if args.epd.is_some() {
+        return run_suite(&args);
     }
     let fen = args.fen.as_deref().unwrap_or_default();
     let pos = Position::from_fen(fen).with_context(|| format!("bad FEN {fen:?}"))?;
@@ -157,12 +157,21 @@ fn secs(t: f64) -> Result<Duration> {
     Ok(Duration::from_secs_f64(t))
 }
 
-fn run_suite(path: &str, args: &SolveArgs) -> Result<()> {
-    let text = bastion_core::io::read_to_string_bounded(std::path::Path::new(path), bastion_core::io::TEXT_LIMIT)
+/// How every entry of a `--epd` suite is solved: table size, time limit and whether the
+/// shortest mate is proved (not with `--within`). `bastion cluster solve` gives these to every
+/// rank.
+pub fn suite_settings(args: &SolveArgs) -> Result<(usize, Duration, bool)> {
+    Ok((args.hash, secs(args.time_limit.unwrap_or(DEFAULT_SUITE_SECS))?, !args.within))
+}
+
+/// The `--epd` suite's entries that the selection options choose, in file order, with the
+/// file's name as the report gives it.
+pub fn suite_entries(args: &SolveArgs) -> Result<(String, Vec<MateEntry>)> {
+    let path = args.epd.clone().context("give the suite with --epd FILE")?;
+    let text = bastion_core::io::read_to_string_bounded(std::path::Path::new(&path), bastion_core::io::TEXT_LIMIT)
         .map_err(bastion_core::io::BoundedReadError::into_io)
         .with_context(|| format!("cannot read {path}"))?;
     let entries = parse_suite(&text).with_context(|| format!("in {path}"))?;
-    let limit = secs(args.time_limit.unwrap_or(DEFAULT_SUITE_SECS))?;
     let selection = Selection {
         min_mate: args.min_mate,
         max_mate: args.max_mate.unwrap_or(60),
@@ -170,37 +179,71 @@ fn run_suite(path: &str, args: &SolveArgs) -> Result<()> {
         per_length: args.per_length,
         skip: args.skip,
     };
-    let selected = selection.apply(&entries);
+    let selected: Vec<MateEntry> = selection.apply(&entries).into_iter().cloned().collect();
     if selected.is_empty() {
         bail!("no entries of {path} match the selection");
     }
-    let mut solver = Solver::try_new(args.hash)?;
-    let mut rows: Vec<Row> = Vec::new();
-    let total = selected.len();
-    if args.csv {
-        outln!("{CSV_HEADER}");
-    }
-    for (i, e) in selected.iter().enumerate() {
-        let row = run_entry_with(&mut solver, e, limit, !args.within);
+    Ok((path, selected))
+}
+
+/// What a suite run prints: a CSV row, a progress line or (with `--json`) a counter per
+/// entry as it is done, then the summary.
+pub struct SuiteOutput {
+    csv: bool,
+    json: bool,
+    skip: usize,
+    total: usize,
+    solved: usize,
+}
+
+impl SuiteOutput {
+    /// The output of `args` for a run of `total` entries; prints the CSV header.
+    pub fn start(args: &SolveArgs, total: usize) -> Result<SuiteOutput> {
         if args.csv {
-            outln!("{}", csv_row(&row));
-            std::io::stdout().flush().ok();
-        } else if !args.json {
-            outln!("{}", progress_line(&row, i + 1 + args.skip, total + args.skip));
-        } else {
-            let solved = rows.iter().filter(|r| r.solved).count() + row.solved as usize;
-            eprint!("\r[{}/{}] {} solved", i + 1, total, solved);
+            outln!("{CSV_HEADER}");
         }
+        Ok(SuiteOutput { csv: args.csv, json: args.json, skip: args.skip, total, solved: 0 })
+    }
+
+    /// Prints the entry `done` of the run (from 1), in suite order.
+    pub fn row(&mut self, row: &Row, done: usize) -> Result<()> {
+        self.solved += usize::from(row.solved);
+        if self.csv {
+            outln!("{}", csv_row(row));
+            std::io::stdout().flush().ok();
+        } else if !self.json {
+            outln!("{}", progress_line(row, done + self.skip, self.total + self.skip));
+        } else {
+            eprint!("\r[{}/{}] {} solved", done, self.total, self.solved);
+        }
+        Ok(())
+    }
+
+    /// Prints the summary of the rows (suite order) of suite `path` at `limit` per entry.
+    pub fn finish(&self, path: String, limit: Duration, rows: Vec<Row>) -> Result<()> {
+        if self.json {
+            eprintln!();
+        }
+        let summary = SuiteSummary::new(path, limit.as_secs_f64(), rows);
+        if self.json {
+            outln!("{}", serde_json::to_string_pretty(&summary)?);
+        } else if !self.csv {
+            write!(std::io::stdout().lock(), "{}", summary.to_text())?;
+        }
+        Ok(())
+    }
+}
+
+fn run_suite(args: &SolveArgs) -> Result<()> {
+    let (hash, limit, shortest) = suite_settings(args)?;
+    let (path, selected) = suite_entries(args)?;
+    let mut solver = Solver::try_new(hash)?;
+    let mut rows: Vec<Row> = Vec::new();
+    let mut output = SuiteOutput::start(args, selected.len())?;
+    for (i, e) in selected.iter().enumerate() {
+        let row = run_entry_with(&mut solver, e, limit, shortest);
+        output.row(&row, i + 1)?;
         rows.push(row);
     }
-    if args.json {
-        eprintln!();
-    }
-    let summary = SuiteSummary::new(path.to_string(), limit.as_secs_f64(), rows);
-    if args.json {
-        outln!("{}", serde_json::to_string_pretty(&summary)?);
-    } else if !args.csv {
-        write!(std::io::stdout().lock(), "{}", summary.to_text())?;
-    }
-    Ok(())
+    output.finish(path, limit, rows)
 }

@@ -16,11 +16,14 @@
 //! for longer than [`SearchOptions::rank_timeout`] are left out of later votes (rank 0 says so
 //! in an `info string`); a rank that dies ends the whole job through mpirun.
 //!
-//! What is not shared: transposition-table entries. The engine keeps its table private to
-//! [`bastion_engine::Engine`], so each rank searches with its own table.
+//! Transposition-table entries are shared when the sessions share their tables
+//! ([`UciSession::with_tt_share`](bastion_engine::protocol::UciSession::with_tt_share)):
+//! while they search, the ranks send each other the entries stored at the share depth or
+//! deeper, in batches, and store what they receive ([`share`]).
 
 pub mod message;
 mod root;
+pub mod share;
 mod tap;
 pub mod vote;
 mod worker;

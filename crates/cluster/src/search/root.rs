@@ -1,7 +1,8 @@
 //! Rank 0: speaks UCI with the GUI, forwards the commands every rank needs, and picks each
 //! search's move by the ranks' vote.
 
-use super::message::{ToRank, ToRoot};
+use super::message::{Entries, ToRank, ToRoot};
+use super::share::Exchange;
 use super::tap::{Feed, Tap};
 use super::vote::{self, Vote};
 use super::{SearchOptions, UciSession, POLL};
@@ -11,6 +12,7 @@ use crate::transport::Transport;
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
 use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// How a cluster search session ended (the GUI sent `quit` or closed its input).
@@ -53,6 +55,8 @@ struct Root<'a> {
     transport: &'a dyn Transport,
     out: &'a mut dyn Write,
     session: UciSession,
+    /// The sharing of table entries, when the session shares its table.
+    exchange: Option<Exchange>,
     options: &'a SearchOptions,
     ranks: Vec<Rank>,
     search: Option<Search>,
@@ -80,10 +84,13 @@ pub fn serve_root(
     let (tx, events) = mpsc::channel();
     spawn_reader(input, tx.clone());
     let now = Instant::now();
+    let session = session(Tap::new(tx));
+    let exchange = session.tt_share().map(|share| Exchange::new(Arc::clone(share), 0, transport.size()));
     let mut root = Root {
         transport,
         out,
-        session: session(Tap::new(tx)),
+        session,
+        exchange,
         options,
         ranks: (0..transport.size()).map(|_| Rank { peer: None, heard: now, lost: false, left: false }).collect(),
         search: None,
@@ -136,6 +143,7 @@ impl Root<'_> {
                 }
             }
             self.receive()?;
+            self.share();
             self.resolve_if_answered();
             self.run_deferred();
             if let Some(sent) = self.quit {
@@ -265,12 +273,36 @@ impl Root<'_> {
         self.session.handle("stop");
     }
 
+    /// Whether rank 0's own search is running (its `bestmove` has not come).
+    fn searching(&self) -> bool {
+        self.search.as_ref().is_some_and(|s| s.own.is_none())
+    }
+
+    /// Sends the table entries collected and the acknowledgements due, to the ranks not
+    /// left out.
+    fn share(&mut self) {
+        let searching = self.searching();
+        let ranks = &self.ranks;
+        if let Some(exchange) = &mut self.exchange {
+            exchange.turn(self.transport, searching, &|r| !ranks[r].lost && !ranks[r].left);
+        }
+    }
+
     /// The other ranks' messages.
     fn receive(&mut self) -> Result<(), ClusterError> {
         let size = self.ranks.len();
+        let searching = self.searching();
         while let Some((from, bytes)) = self.transport.try_receive() {
             let Some(rank) = self.ranks.get_mut(from) else { continue };
             rank.heard = Instant::now();
+            if let Some(batch) = Entries::decode(&bytes) {
+                let batch = batch.map_err(|message| ClusterError::Protocol { rank: from, message })?;
+                // A rank left out may have missed commands: its entries may be of another game.
+                if let Some(exchange) = self.exchange.as_mut().filter(|_| !rank.lost) {
+                    exchange.receive(from, &batch, searching);
+                }
+                continue;
+            }
             match decode::<ToRoot>(&bytes).map_err(|message| ClusterError::Protocol { rank: from, message })? {
                 ToRoot::Hello { host, pid } => {
                     let peer = Peer { host, pid };
@@ -318,8 +350,12 @@ impl Root<'_> {
                     format!("rank {} {} depth {} {score}", v.rank, v.best, v.depth)
                 })
                 .collect();
+            let shared = self.exchange.as_ref().map_or_else(String::new, |e| {
+                let (sent, stored) = e.totals();
+                format!(" (rank 0's table so far: {sent} entries sent, {stored} stored from other ranks)")
+            });
             eprintln!(
-                "vote {}: {} of {} ranks: {}; plays {}",
+                "vote {}: {} of {} ranks: {}; plays {}{shared}",
                 search.id,
                 votes.len(),
                 self.ranks.len(),

@@ -1,12 +1,14 @@
 //! Every rank but 0: runs rank 0's commands on its own session and answers each search.
 
-use super::message::{ToRank, ToRoot};
+use super::message::{Entries, ToRank, ToRoot};
+use super::share::Exchange;
 use super::tap::{Feed, Tap};
 use super::{vote, SearchOptions, UciSession, POLL};
 use crate::error::ClusterError;
 use crate::protocol::{decode, encode};
 use crate::transport::Transport;
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The search this rank is on and what it has reported so far.
@@ -17,9 +19,10 @@ struct Current {
 }
 
 /// Serves rank 0 until it says `quit`: applies its commands to a session made by `session`,
-/// and answers every search with the session's `bestmove` and last report. Returns an error
-/// when rank 0 stays silent for longer than [`SearchOptions::rank_timeout`] or a message
-/// cannot be sent or read.
+/// and answers every search with the session's `bestmove` and last report. When the session
+/// shares its table ([`UciSession::tt_share`]), entries go to and come from every other rank
+/// while it searches ([`super::share`]). Returns an error when rank 0 stays silent for longer
+/// than [`SearchOptions::rank_timeout`] or a message cannot be sent or read.
 pub fn serve_worker(
     transport: &dyn Transport,
     session: impl FnOnce(Tap) -> UciSession,
@@ -27,6 +30,8 @@ pub fn serve_worker(
 ) -> Result<(), ClusterError> {
     let (tx, output) = mpsc::channel();
     let mut session = session(Tap::new(tx));
+    let mut exchange =
+        session.tt_share().map(|share| Exchange::new(Arc::clone(share), transport.rank(), transport.size()));
     let send = |message: &ToRoot| {
         transport.send(0, &encode(message)).map_err(|message| ClusterError::Protocol { rank: 0, message })
     };
@@ -36,10 +41,19 @@ pub fn serve_worker(
     loop {
         answer(&output, &mut current, &send, true)?;
         while let Some((from, bytes)) = transport.try_receive() {
+            if from == 0 {
+                heard = Instant::now();
+            }
+            if let Some(batch) = Entries::decode(&bytes) {
+                let batch = batch.map_err(|message| ClusterError::Protocol { rank: from, message })?;
+                if let Some(exchange) = &mut exchange {
+                    exchange.receive(from, &batch, !current.answered);
+                }
+                continue;
+            }
             if from != 0 {
                 continue;
             }
-            heard = Instant::now();
             let message: ToRank = decode(&bytes).map_err(|message| ClusterError::Protocol { rank: 0, message })?;
             match message {
                 ToRank::Command(line) => {
@@ -65,6 +79,9 @@ pub fn serve_worker(
                     return Ok(());
                 }
             }
+        }
+        if let Some(exchange) = &mut exchange {
+            exchange.turn(transport, !current.answered, &|_| true);
         }
         if said.elapsed() >= options.heartbeat {
             send(&ToRoot::Heartbeat)?;

@@ -1,4 +1,8 @@
-//! What the MPI tests share: the `bastion` under test and an `mpirun` that starts it.
+//! What the MPI tests share: the `bastion` under test and an `mpirun` that starts it (and what
+//! the local-transport tests of distributed runs share with them).
+
+// Each test file uses a part of this module.
+#![allow(dead_code)]
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -30,7 +34,6 @@ pub fn mpirun(ranks: usize, args: &[&str]) -> Command {
 
 /// Runs `c`, failing the test (instead of hanging it) after `limit`.
 // Each test file compiles this module on its own; not every one runs a job to its end.
-#[allow(dead_code)]
 pub fn output_within(mut c: Command, limit: Duration) -> Output {
     let child =
         c.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the command starts (is Open MPI installed?)");
@@ -47,14 +50,12 @@ pub fn output_within(mut c: Command, limit: Duration) -> Output {
 }
 
 /// Output bytes as text.
-#[allow(dead_code)]
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
 /// Starts `c` with its standard error read line by line onto the returned channel (standard
 /// output piped, unread), for tests that watch a job while it runs.
-#[allow(dead_code)]
 pub fn spawn_watched(mut c: Command) -> (Child, mpsc::Receiver<String>) {
     let mut job = c.stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("mpirun starts");
     let (tx, rx) = mpsc::channel();
@@ -65,4 +66,23 @@ pub fn spawn_watched(mut c: Command) -> (Child, mpsc::Receiver<String>) {
         }
     });
     (job, rx)
+}
+
+/// A PGN text without what depends on the clock: the Date tag and the move comments (thinking
+/// times).
+pub fn pgn_without_times(pgn: &str) -> String {
+    let mut out = String::new();
+    let mut in_comment = false;
+    for line in pgn.lines().filter(|l| !l.starts_with("[Date ")) {
+        for c in line.chars() {
+            match c {
+                '{' => in_comment = true,
+                '}' => in_comment = false,
+                _ if !in_comment => out.push(c),
+                _ => {}
+            }
+        }
+        out.push('\n');
+    }
+    out
 }

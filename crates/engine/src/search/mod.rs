@@ -22,7 +22,7 @@ use crate::nnue::Network;
 use crate::options::EngineOptions;
 use crate::score::Score;
 use crate::tb::{rank_root, ProbeRule, RootRanking, TablebaseProbe};
-use crate::tt::TranspositionTable;
+use crate::tt::{TranspositionTable, TtShare};
 use bastion_core::{Move, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -269,6 +269,8 @@ pub struct Engine {
     message: Option<MessageReport>,
     /// The fortress phase's searcher, while `FortressAware` is on.
     fortress: Option<fortress::Prober>,
+    /// The link of `tt` to other engines' tables, if any.
+    tt_share: Option<Arc<TtShare>>,
 }
 
 impl Engine {
@@ -287,6 +289,7 @@ impl Engine {
             currmove: None,
             message: None,
             fortress: opts.fortress_aware.then(fortress::Prober::new),
+            tt_share: None,
             opts,
         }
     }
@@ -315,6 +318,9 @@ impl Engine {
                     );
                 }
             }
+            if let Some(share) = &self.tt_share {
+                share.attach(&self.tt);
+            }
         }
         if opts.threads.max(1) != self.workers.len() {
             self.workers = (0..opts.threads.max(1)).map(Worker::new).collect();
@@ -324,6 +330,19 @@ impl Engine {
         }
         self.opts = opts;
         result
+    }
+
+    /// Installs (or removes) the link that shares this engine's table entries with other
+    /// engines' tables (the ranks of a cluster search); it follows the engine to a new
+    /// table when the hash size changes. Without one (the default) nothing is collected.
+    pub fn set_tt_share(&mut self, share: Option<Arc<TtShare>>) {
+        if let Some(old) = self.tt_share.take() {
+            old.detach();
+        }
+        if let Some(share) = &share {
+            share.attach(&self.tt);
+        }
+        self.tt_share = share;
     }
 
     /// Installs (or removes) a tablebase prober.
