@@ -218,6 +218,21 @@ struct Unit {
     games: [Option<bool>; 2],
 }
 
+impl Unit {
+    /// The unit's games as scheduled, in order.
+    fn scheduled(&self, repeat: bool) -> impl Iterator<Item = ScheduledGame> + '_ {
+        self.games.iter().enumerate().filter_map(move |(game, first)| {
+            first.map(|first_is_white| ScheduledGame {
+                unit: self.index,
+                game,
+                opening: self.opening,
+                first_is_white,
+                round: round_tag(repeat, self.index, game),
+            })
+        })
+    }
+}
+
 /// One game of a match's schedule, as [`run_match`] plays it: the unit (a pair with `repeat`,
 /// else a single game) and the game within it, the opening and the first engine's colour. A
 /// match run elsewhere (on the ranks of a cluster) plays these one at a time with
@@ -239,20 +254,7 @@ pub struct ScheduledGame {
 /// Every game of the match, in game order (by opening, each pair's games together): what
 /// [`run_match`] plays, resumed games included.
 pub fn scheduled_games(config: &MatchConfig) -> Vec<ScheduledGame> {
-    schedule(config)
-        .iter()
-        .flat_map(|unit| {
-            unit.games.iter().enumerate().filter_map(move |(game, first)| {
-                first.map(|first_is_white| ScheduledGame {
-                    unit: unit.index,
-                    game,
-                    opening: unit.opening,
-                    first_is_white,
-                    round: round_tag(config.repeat, unit.index, game),
-                })
-            })
-        })
-        .collect()
+    schedule(config).iter().flat_map(|unit| unit.scheduled(config.repeat)).collect()
 }
 
 /// The PGN `Round` tag of game `game` of unit `unit`.
@@ -580,15 +582,7 @@ pub fn run_match(
                     }
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(unit) = todo.get(i) else { break };
-                    for (g, first_white) in unit.games.iter().enumerate() {
-                        let Some(first_is_white) = *first_white else { continue };
-                        let game = ScheduledGame {
-                            unit: unit.index,
-                            game: g,
-                            opening: unit.opening,
-                            first_is_white,
-                            round: round_tag(config.repeat, unit.index, g),
-                        };
+                    for game in unit.scheduled(config.repeat) {
                         let stop = || interrupt.load(Ordering::Relaxed);
                         let record = play_scheduled(config, &mut players, &game, &stop);
                         if record.end == GameEnd::Interrupted {

@@ -799,7 +799,7 @@ impl Runner<'_> {
         // the side ahead must force a change within `k` moves.
         let next = match change {
             Some((_, next)) => Some(next),
-            None if !sans.is_empty() => Some(play_line(pos, &pv)),
+            None if !sans.is_empty() => Some(walk_line(pos, &pv).0),
             None => None,
         };
         if let Some(next) = next.filter(Position::has_legal_moves) {
@@ -946,11 +946,10 @@ impl Runner<'_> {
                 // the first that is a judged fortress entry.
                 let Some(at) = (2..line.len()).step_by(2).find(|&i| entries.contains(&line[i])) else { continue };
                 let prefix = &line[..=at];
-                let here = play_line(pos, prefix);
-                if play_line_len(pos, prefix) != prefix.len() || !here.has_legal_moves() {
+                let (here, sans) = walk_line(pos, prefix);
+                if sans.len() != prefix.len() || !here.has_legal_moves() {
                     continue;
                 }
-                let sans = sans_of(pos, prefix);
                 let (v, reason, test) = self.judge_after(&fen, prefix, &sans, &here, config, progress)?;
                 if v == Verdict::Fortress {
                     j.verdict = v;
@@ -1044,34 +1043,15 @@ fn forcing_move(test: &ProgressTest, top: &[Curve]) -> Option<String> {
     (step.change.as_ref() == Some(first) && !top.iter().any(|c| &c.san == first)).then(|| first.clone())
 }
 
-/// `pos` after the moves of `line` (UCI) that are legal in turn.
-fn play_line(pos: &Position, line: &[String]) -> Position {
+/// `pos` after the moves of `line` (UCI) that are legal in turn, and those moves in SAN (as
+/// many as were legal).
+fn walk_line(pos: &Position, line: &[String]) -> (Position, Vec<String>) {
     let mut p = pos.clone();
+    let mut sans = Vec::new();
     for uci in line {
         let Ok(m) = p.parse_uci(uci) else { break };
+        sans.push(p.san(m));
         p = p.play(m);
     }
-    p
-}
-
-/// How many moves of `line` (UCI) are legal in turn from `pos`.
-fn play_line_len(pos: &Position, line: &[String]) -> usize {
-    let mut p = pos.clone();
-    for (i, uci) in line.iter().enumerate() {
-        let Ok(m) = p.parse_uci(uci) else { return i };
-        p = p.play(m);
-    }
-    line.len()
-}
-
-/// The moves of `line` (UCI) in SAN, as far as they are legal in turn.
-fn sans_of(pos: &Position, line: &[String]) -> Vec<String> {
-    let mut p = pos.clone();
-    let mut out = Vec::new();
-    for uci in line {
-        let Ok(m) = p.parse_uci(uci) else { break };
-        out.push(p.san(m));
-        p = p.play(m);
-    }
-    out
+    (p, sans)
 }

@@ -187,20 +187,10 @@ fn load_suite(args: &ClusterEpdArgs) -> Result<Vec<SuiteTask>> {
 fn run_epd(args: ClusterEpdArgs) -> Result<()> {
     let world = MpiWorld::init().map_err(anyhow::Error::msg)?;
     // Every rank reads the same arguments, so a bad one fails on all of them alike; rank 0 says so.
-    let setup = suite_config(&args).and_then(|config| {
-        let rank_timeout = parse_duration(&args.rank_timeout).context("--rank-timeout")?;
-        Ok((config, QueueOptions { rank_timeout, ..QueueOptions::default() }))
-    });
+    let setup = suite_config(&args).and_then(|config| Ok((config, queue_options(&args.rank_timeout)?)));
     if world.rank() != 0 {
         let Ok((config, options)) = setup else { return Ok(()) };
-        return match serve(&world, move |task: &SuiteTask| run_position(&config, task), &options) {
-            // Rank 0 reports a failed position's engine and ends the job.
-            Ok(_) | Err(ClusterError::Failed { .. }) => Ok(()),
-            Err(e) => {
-                eprintln!("error: rank {}: {e}", world.rank());
-                world.abort(1)
-            }
-        };
+        return serve_rank(&world, move |task: &SuiteTask| run_position(&config, task), &options);
     }
     let stop = world::stop_flag().map_err(anyhow::Error::msg)?;
     let (config, options, tasks) = match setup.and_then(|(c, o)| Ok((c, o, load_suite(&args)?))) {
@@ -226,14 +216,7 @@ fn run_epd(args: ClusterEpdArgs) -> Result<()> {
             Event::Finished { .. } => {}
         },
     );
-    let outcomes = match outcomes {
-        Ok(outcomes) => outcomes,
-        Err(e) => {
-            // The other ranks may still be searching: say why, then end all of them.
-            eprintln!("error: {e}");
-            world.abort(1)
-        }
-    };
+    let outcomes = outcomes.unwrap_or_else(|e| end_job(&world, &e));
     let report = assemble_report(&config, outcomes).map_err(anyhow::Error::msg)?;
     print_report(report, args.suite.json)
 }
@@ -366,8 +349,7 @@ fn cluster_match_setup(args: &ClusterMatchArgs) -> Result<(MatchConfig, QueueOpt
     if config.learning.is_some() {
         anyhow::bail!("--learn-book is not supported by cluster match: the book learns in `bastion match` only");
     }
-    let rank_timeout = parse_duration(&args.rank_timeout).context("--rank-timeout")?;
-    Ok((config, QueueOptions { rank_timeout, ..QueueOptions::default() }))
+    Ok((config, queue_options(&args.rank_timeout)?))
 }
 
 fn run_match(args: ClusterMatchArgs) -> Result<()> {
@@ -376,13 +358,7 @@ fn run_match(args: ClusterMatchArgs) -> Result<()> {
     let setup = cluster_match_setup(&args);
     if world.rank() != 0 {
         let Ok((config, options)) = setup else { return Ok(()) };
-        return match serve(&world, game_worker(config), &options) {
-            Ok(_) | Err(ClusterError::Failed { .. }) => Ok(()),
-            Err(e) => {
-                eprintln!("error: rank {}: {e}", world.rank());
-                world.abort(1)
-            }
-        };
+        return serve_rank(&world, game_worker(config), &options);
     }
     let stop = world::stop_flag().map_err(anyhow::Error::msg)?;
     let ready = setup.and_then(|(config, options)| {
@@ -427,14 +403,8 @@ fn run_match(args: ClusterMatchArgs) -> Result<()> {
             MatchEvent::Game { .. } => {}
         },
     );
-    match report {
-        Ok(report) => super::match_cmd::print_report(&report, json),
-        Err(e) => {
-            // The other ranks may still be playing: say why, then end all of them.
-            eprintln!("error: {e}");
-            world.abort(1)
-        }
-    }
+    let report = report.unwrap_or_else(|e| end_job(&world, &e));
+    super::match_cmd::print_report(&report, json)
 }
 
 /// A worker rank's part in a queue job: serves until rank 0 dismisses it. A failed item has
