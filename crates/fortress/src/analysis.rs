@@ -12,7 +12,7 @@ use crate::classify::{classify, material_balance, rises, Basis, Evidence, Side, 
 use crate::curve::{Curve, DepthTable, DepthTime, Point};
 use crate::error::FortressError;
 use crate::probe::{
-    applicable, clock_for, collapsed, combine, follow_to_change, is_plain_push, judge_stage, summarise,
+    applicable, clock_for, collapsed, combine, follow_to_change, gains_material, is_plain_push, judge_stage, summarise,
     with_halfmove_clock, ProbeConfig, ProbeOutcome, ProbeStep, ProgressTest,
 };
 use crate::score::Eval;
@@ -585,7 +585,13 @@ impl Runner<'_> {
                 )
             }
             Some(false) => {
-                summary = format!("{summary} (the search at the extended k = {} did not finish in time)", pc.extend)
+                let cut = steps.iter().rev().find(|s| s.moves_left == pc.extend);
+                let reached = cut.map_or(String::new(), |s| format!(": depth {}, {}", s.depth, s.eval.display()));
+                summary = format!(
+                    "{summary} (the search at the extended k = {} was cut short{reached}, before any gain of \
+                     material or table value that could overrule the collapse)",
+                    pc.extend
+                )
             }
             None => {}
         }
@@ -601,6 +607,14 @@ impl Runner<'_> {
             }
         }
         Ok(Some(ProgressTest { side: Side::from(side), steps, outcome, summary, tablebase: table }))
+    }
+
+    /// Whether the tables value the position after the first irreversible move of `pv` (UCI)
+    /// from `here`: the next stage then ends with their exact value, whatever a short search
+    /// made of the change.
+    fn tables_value_change(&self, here: &Position, pv: &[String]) -> bool {
+        let (_, change) = follow_to_change(here, pv);
+        change.is_some_and(|(_, next)| self.tablebase.and_then(|tb| lookup(tb, &next, &[])).is_some())
     }
 
     /// One search of the progress test: `here` with `k` moves left before the
@@ -682,13 +696,23 @@ impl Runner<'_> {
             // the extended `k` tells it from a fortress, whose score still
             // collapses there. That search is deep (2k + extra plies) and,
             // in a locked position, can take long: it gets a quarter of the
-            // search limit, and only a search that reached its depth (and so
-            // saw the fifty-move draw in every line) may overrule the
-            // collapse; otherwise the collapse stands.
+            // search limit. A search that reached its depth (and so saw the
+            // fifty-move draw in every line, reduced ones too) may overrule
+            // the collapse. So may one the limit stopped beyond the draw's
+            // 2k plies whose line wins material for the side ahead (a
+            // capture or promotion of its own), or whose first capture or
+            // pawn move leads where the tables give the exact value (the
+            // Lucena's rook trade): what shallow reductions get wrong is
+            // the defender accepting a sacrifice it could decline, not the
+            // side ahead's gain or a table's value, and the stages that
+            // follow re-test the line from there. Otherwise the collapse
+            // stands.
             if outcome == ProbeOutcome::Collapses && judge.rising && pc.extend > largest {
                 extended = Some(false);
                 if let Some((step, pv)) = self.probe_step(&here, stage, pc.extend, judge.side, pc, progress)? {
-                    let complete = step.depth >= 2 * pc.extend + pc.extra_depth;
+                    let complete = step.depth >= 2 * pc.extend + pc.extra_depth
+                        || (step.depth > 2 * pc.extend
+                            && (gains_material(&here, &pv, judge.side) || self.tables_value_change(&here, &pv)));
                     if complete {
                         extended = Some(true);
                         outcome = judge_stage(std::slice::from_ref(&step), judge.unconstrained, pc.draw_level);

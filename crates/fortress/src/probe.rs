@@ -209,6 +209,14 @@ pub fn follow_to_change(pos: &Position, pv: &[String]) -> (Vec<String>, Option<(
     (sans, None)
 }
 
+/// Whether `pv` (UCI) from `pos` reaches its first irreversible move by
+/// `side`'s own capture or promotion: material won, not a pawn push and not
+/// the opponent's capture of something offered.
+pub fn gains_material(pos: &Position, pv: &[String], side: Color) -> bool {
+    let (_, change) = follow_to_change(pos, pv);
+    change.is_some_and(|(san, next)| next.side_to_move() != side && (san.contains('x') || san.contains('=')))
+}
+
 /// Judges the steps of one stage (ascending `k`) for `side`: collapsed,
 /// held at the largest `k` (advantage at least half the unconstrained one
 /// and above the draw level), or neither.
@@ -301,9 +309,12 @@ pub fn summarise(outcome: ProbeOutcome, steps: &[ProbeStep], changes: &[String])
     let ks: Vec<String> = steps.iter().filter(|s| s.stage == 1).map(|s| s.moves_left.to_string()).collect();
     let after = if changes.is_empty() { String::new() } else { format!(" after {}", changes.join(", ")) };
     let last = steps.last().map_or("-".to_owned(), |s| s.eval.display());
+    // A collapse is told by the search that collapsed: an extended search cut short, which
+    // does not overrule it, may come after it with a high score.
+    let fell_to = steps.iter().rev().find(|s| s.collapsed).map_or(last.clone(), |s| s.eval.display());
     match outcome {
         ProbeOutcome::Collapses => format!(
-            "with k = {} moves left before the fifty-move draw{after} the score falls to {last}: the side ahead cannot force a capture or pawn move that keeps its edge",
+            "with k = {} moves left before the fifty-move draw{after} the score falls to {fell_to}: the side ahead cannot force a capture or pawn move that keeps its edge",
             ks.join(", ")
         ),
         ProbeOutcome::Holds => format!(
@@ -477,6 +488,29 @@ mod tests {
         // Older JSON without the field reads with the default extension.
         let old = r#"{"enabled":true,"moves":[3,5],"extra_depth":10,"stages":3,"draw_level":0.2}"#;
         assert_eq!(serde_json::from_str::<ProbeConfig>(old).unwrap(), ProbeConfig::default());
+    }
+
+    #[test]
+    fn a_collapse_is_told_by_the_search_that_collapsed() {
+        // k = 3 and 5 collapse; the extended k = 10 search, cut short, came back high.
+        let steps = [step(1, 3, 0), step(1, 5, 0), step(1, 10, 1418)];
+        let text = summarise(ProbeOutcome::Collapses, &steps, &[]);
+        assert!(text.contains("k = 3, 5, 10") && text.contains("falls to +0.00"), "{text}");
+        let held = summarise(ProbeOutcome::Holds, &steps, &[]);
+        assert!(held.contains("(+14.18)"), "{held}");
+    }
+
+    #[test]
+    fn material_won_by_the_side_ahead_is_told_from_other_changes() {
+        let pv = |moves: &str| moves.split(' ').map(str::to_owned).collect::<Vec<_>>();
+        // A rook offered on d5: taking it is Black's gain, not White's.
+        let pos = Position::from_fen("8/1PK5/8/1r6/3R4/4k3/8/8 w - - 0 1").unwrap();
+        assert!(gains_material(&pos, &pv("d4d5 b5d5"), Color::Black));
+        assert!(!gains_material(&pos, &pv("d4d5 b5d5"), Color::White), "the defender's capture");
+        assert!(gains_material(&pos, &pv("b7b8q"), Color::White));
+        assert!(!gains_material(&pos, &pv("c7c8 e3d2"), Color::White), "no change at all");
+        let push = Position::from_fen("4k3/8/8/8/8/8/4P3/4K3 w - - 0 1").unwrap();
+        assert!(!gains_material(&push, &pv("e2e4"), Color::White), "a push wins nothing");
     }
 
     #[test]

@@ -13,9 +13,9 @@
 use crate::bitbase::Bitbases;
 use crate::error::TbError;
 use crate::metric::Metric;
+use crate::on_demand::OnDemand;
 use crate::probe::Tablebases;
 use crate::syzygy::{root_values_after_zeroing, SyzygyError, SyzygyProber};
-use crate::value::Dtm;
 use bastion_core::tablebase::{TablebaseProbe, Wdl};
 use bastion_core::{Move, Position};
 use std::path::Path;
@@ -47,6 +47,7 @@ pub struct Probers {
     bitbases: Option<Arc<Bitbases>>,
     dtz: Option<Arc<Tablebases>>,
     syzygy: Option<Arc<SyzygyProber>>,
+    on_demand: Option<Arc<OnDemand>>,
 }
 
 impl Probers {
@@ -95,9 +96,40 @@ impl Probers {
         Ok(())
     }
 
-    /// True when no kind of table is loaded.
+    /// Adds (with `Some(max_men)`) or removes tables generated in memory on
+    /// first use ([`OnDemand`]): asked last, for small endings the loaded
+    /// tables do not cover.
+    pub fn set_on_demand(&mut self, max_men: Option<u32>) {
+        self.on_demand = max_men.map(|n| Arc::new(OnDemand::new(n)));
+    }
+
+    /// True when no kind of table is loaded (or generated on demand).
     pub fn is_empty(&self) -> bool {
-        self.dtm.is_none() && self.bitbases.is_none() && self.dtz.is_none() && self.syzygy.is_none()
+        self.dtm.is_none()
+            && self.bitbases.is_none()
+            && self.dtz.is_none()
+            && self.syzygy.is_none()
+            && self.on_demand.is_none()
+    }
+
+    /// The value from the tables loaded from disk (bitbases, DTM, DTZ, then
+    /// Syzygy), without generating any.
+    fn loaded_wdl(&self, pos: &Position) -> Option<Wdl> {
+        if let Some(w) = self.bitbases.as_ref().and_then(|b| b.probe_wdl(pos)) {
+            return Some(w);
+        }
+        if let Some(d) = self.dtm.as_ref().and_then(|t| t.probe_dtm(pos)) {
+            return Some(d.wdl());
+        }
+        if let Some(d) = self.dtz.as_ref().and_then(|t| t.probe_dtm(pos)) {
+            return Some(d.wdl());
+        }
+        TablebaseProbe::probe_wdl(self.syzygy.as_deref()?, pos)
+    }
+
+    /// The tables generated on demand, if enabled.
+    pub fn on_demand(&self) -> Option<&OnDemand> {
+        self.on_demand.as_deref()
     }
 
     /// The DTM tables, if loaded.
@@ -127,24 +159,24 @@ impl TablebaseProbe for Probers {
         let bitbases = self.bitbases.as_ref().map_or(0, |b| b.max_pieces());
         let dtz = self.dtz.as_ref().map_or(0, |t| t.max_men() as u32);
         let syzygy = self.syzygy.as_ref().map_or(0, |s| s.max_pieces() as u32);
-        dtm.max(bitbases).max(dtz).max(syzygy)
+        let on_demand = self.on_demand.as_ref().map_or(0, |t| t.max_pieces());
+        dtm.max(bitbases).max(dtz).max(syzygy).max(on_demand)
     }
 
     fn probe_wdl(&self, pos: &Position) -> Option<Wdl> {
-        if let Some(w) = self.bitbases.as_ref().and_then(|b| b.probe_wdl(pos)) {
-            return Some(w);
-        }
-        if let Some(d) = self.dtm.as_ref().and_then(|t| t.probe_dtm(pos)) {
-            return Some(d.wdl());
-        }
-        if let Some(d) = self.dtz.as_ref().and_then(|t| t.probe_dtm(pos)) {
-            return Some(d.wdl());
-        }
-        TablebaseProbe::probe_wdl(self.syzygy.as_deref()?, pos)
+        self.loaded_wdl(pos).or_else(|| self.on_demand.as_deref()?.probe_wdl(pos))
     }
 
     fn probe_dtm(&self, pos: &Position) -> Option<i32> {
-        self.dtm.as_ref()?.probe_dtm(pos).map(Dtm::signed_plies)
+        if let Some(d) = self.dtm.as_ref().and_then(|t| t.probe_dtm(pos)) {
+            return Some(d.signed_plies());
+        }
+        // A position the loaded tables value without a distance (bitbases,
+        // Syzygy) is not worth generating a table for.
+        if self.loaded_wdl(pos).is_some() {
+            return None;
+        }
+        self.on_demand.as_deref()?.probe_dtm(pos)
     }
 
     fn probe_dtz(&self, pos: &Position) -> Option<i32> {

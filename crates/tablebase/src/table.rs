@@ -172,6 +172,11 @@ impl TableSet {
         self.by_key.insert(material_key(&m), (table, false));
     }
 
+    /// The materials of the tables in the set, each once, in no fixed order.
+    pub fn materials(&self) -> impl Iterator<Item = &Material> + '_ {
+        self.by_key.values().filter(|(_, flipped)| !flipped).map(|(t, _)| t.indexer().material())
+    }
+
     /// True if the set has the (normalised) material.
     pub fn contains(&self, m: &Material) -> bool {
         m.count() <= 2 || self.by_key.contains_key(&material_key(m))

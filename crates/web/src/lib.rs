@@ -157,6 +157,10 @@ pub struct AppState {
     pub tablebases: Option<Arc<tablebase::Tables>>,
     /// The Syzygy tables opened from `--syzygy-dir`, if any.
     pub syzygy: Option<Arc<syzygy::SyzygyTables>>,
+    /// Small endings (at most four men, one pawn) generated in memory when the
+    /// fortress detector reaches one and no table directory was given; kept
+    /// for the server's lifetime.
+    pub small_tables: Arc<bastion_tablebase::OnDemand>,
 }
 
 impl AppState {
@@ -171,6 +175,7 @@ impl AppState {
             config: Arc::new(config),
             tablebases,
             syzygy,
+            small_tables: Arc::new(bastion_tablebase::OnDemand::new(bastion_tablebase::on_demand::MAX_MEN)),
         })
     }
 

@@ -101,6 +101,13 @@ pub struct FortressArgs {
     /// used like --syzygy-dir (and first where both cover a position).
     #[arg(long, value_name = "DIR")]
     tb_dir: Option<PathBuf>,
+    /// Endings of at most MEN men and at most one pawn that the analysis reaches
+    /// (the position, or the progress test's line after a capture or pawn move)
+    /// get their DTM table generated in memory (about a second for four men
+    /// without pawns, ten with a pawn) and are decided by it, as with --tb-dir.
+    /// Asked after the tables of --tb-dir and --syzygy-dir; 0 turns it off.
+    #[arg(long, value_name = "MEN", default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=4))]
+    small_tables: u32,
     /// Time limit for one engine search in seconds (depths reached are kept).
     #[arg(long, default_value_t = 120)]
     search_limit: u64,
@@ -184,13 +191,16 @@ fn config_of(args: &FortressArgs) -> Config {
     }
 }
 
-/// The tables named by --tb-dir and --syzygy-dir, if any.
+/// The tables named by --tb-dir and --syzygy-dir, and those --small-tables
+/// generates on demand; `None` when there are none of either.
 fn open_tables(args: &FortressArgs) -> Result<Option<Probers>> {
-    if args.tb_dir.is_none() && args.syzygy_dir.is_none() {
+    let on_demand = (args.small_tables >= 3).then_some(args.small_tables);
+    if args.tb_dir.is_none() && args.syzygy_dir.is_none() && on_demand.is_none() {
         return Ok(None);
     }
     let dtm: Vec<&Path> = args.tb_dir.iter().map(PathBuf::as_path).collect();
-    let probers = Probers::open(&dtm, args.syzygy_dir.as_deref()).context("opening endgame tables")?;
+    let mut probers = Probers::open(&dtm, args.syzygy_dir.as_deref()).context("opening endgame tables")?;
+    probers.set_on_demand(on_demand);
     Ok(Some(probers))
 }
 
@@ -431,7 +441,12 @@ mod tests {
         let cli = Cli::parse_from(["fortress", FEN, "--probe-extend", "12", "--engine", "a", "--engine", "b"]);
         assert_eq!(config_of(&cli.args).probe.extend, 12);
         assert_eq!(cli.args.engines, vec!["a".to_owned(), "b".to_owned()]);
-        assert!(open_tables(&cli.args).unwrap().is_none(), "no tables asked for");
+        // Small tables are generated on demand by default, and only when asked.
+        let tables = open_tables(&cli.args).unwrap().expect("small tables by default");
+        assert_eq!(tables.on_demand().map(|t| t.generated().len()), Some(0), "nothing generated before a probe");
+        let off = Cli::parse_from(["fortress", FEN, "--small-tables", "0"]);
+        assert!(open_tables(&off.args).unwrap().is_none(), "no tables asked for");
+        assert!(Cli::try_parse_from(["fortress", FEN, "--small-tables", "5"]).is_err(), "five men take minutes");
         // A table directory that holds no tables is a clear error, not a panic.
         let empty = std::env::temp_dir().join(format!("bastion-fortress-no-tables-{}", std::process::id()));
         std::fs::create_dir_all(&empty).unwrap();
