@@ -4,7 +4,7 @@
 //! SPRT decides as soon as it can and no more games are handed out, writes the PGN in game
 //! order, and reports what `bastion match` reports for the same games.
 
-use crate::queue::{distribute, Event, QueueOptions};
+use crate::queue::{distribute, release, Event, QueueOptions};
 use crate::{ClusterError, Peer, Transport};
 use bastion_arena::referee::Player;
 use bastion_arena::tournament::{play_scheduled, GameSummary, MatchConfig, MatchReport, MatchTally, ScheduledGame};
@@ -139,8 +139,8 @@ pub fn lead_match(
     }
     match outcome {
         Ok(_) => {}
-        // The queue has sent every rank away.
-        Err(ClusterError::Stopped { .. }) if lead.tally.sprt_decided() => {}
+        // The SPRT decided: the ranks still playing are sent away (their games go unread).
+        Err(ClusterError::Stopped { out, .. }) if lead.tally.sprt_decided() => release(transport, &out),
         Err(e) => return Err(e),
     }
     // Counted again in game order, so that the list of faulty games is in round order as in a

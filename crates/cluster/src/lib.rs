@@ -39,5 +39,5 @@ pub mod transport;
 pub mod world;
 
 pub use error::{ClusterError, Peer};
-pub use queue::{dismiss_all, distribute, serve, Event, QueueOptions};
+pub use queue::{dismiss_all, distribute, release, serve, Event, QueueOptions};
 pub use transport::Transport;

@@ -110,14 +110,20 @@ impl<T: Serialize> Root<'_, T> {
         self.transport.send(rank, &message).map_err(|message| ClusterError::Protocol { rank, message })
     }
 
-    /// Ends a job stopped after `done` results: every rank not yet dismissed is sent away (a
-    /// rank holding an item sends its result first, which nobody reads), and the error names
-    /// the items still out, rank 0's own (`local`) first.
+    /// Ends a job stopped after `done` results; the error names the items still out, rank 0's
+    /// own (`local`) first. Ranks that hold no item yet are sent away here. Ranks at work are
+    /// not: on a stop from outside mpirun is ending them, one of them may be the rank that
+    /// died, and a send to a dead rank can end rank 0 (MPI's default error handler) before it
+    /// says what happened. A caller that stopped the job itself sends them away with
+    /// [`release`].
     fn stopped(&mut self, local: Option<usize>, done: usize) -> ClusterError {
         let mut out: Vec<(usize, usize)> = local.map(|i| (0, i)).into_iter().collect();
         out.extend(self.ranks.iter().enumerate().filter_map(|(rank, r)| r.holding.map(|i| (rank, i))));
         let bye = encode(&ToWorker::<&T>::Done);
-        for (rank, state) in self.ranks.iter_mut().enumerate().filter(|(_, r)| !r.dismissed) {
+        for (rank, state) in self.ranks.iter_mut().enumerate().skip(1) {
+            if state.dismissed || state.holding.is_some() {
+                continue;
+            }
             state.dismissed = true;
             // Best effort: a rank that cannot be reached is gone already, and the job ends.
             let _ = self.transport.send(rank, &bye);
@@ -134,12 +140,25 @@ impl<T: Serialize> Root<'_, T> {
     }
 }
 
+/// Sends away the ranks still at work after a job its caller stopped (the `out` of
+/// [`ClusterError::Stopped`]; rank 0's own entry is skipped): each finishes its item, sends the
+/// result, which nobody reads, and leaves. Not for a stop from outside (see [`distribute`]).
+pub fn release(transport: &dyn Transport, out: &[(usize, usize)]) {
+    let bye = encode(&ToWorker::<&()>::Done);
+    for &(rank, _) in out.iter().filter(|(rank, _)| *rank != 0) {
+        // Best effort, as in `distribute`: the job ends either way.
+        let _ = transport.send(rank, &bye);
+    }
+}
+
 /// Runs `tasks` on every rank of the job and returns their results in input order; called on
 /// rank 0, while every other rank calls [`serve`] with the same work function.
 ///
 /// `on_event` sees each rank join and each result arrive (in the order they finish). `stop` is
-/// polled between messages and after every result but the last: when it says so, every other
-/// rank is sent away and the job ends with [`ClusterError::Stopped`]. Any rank that fails, or is silent for longer than
+/// polled between messages and after every result but the last: when it says so, the job ends
+/// with [`ClusterError::Stopped`], naming the items still out; the ranks at work on them are
+/// sent away only by [`release`], for a stop the caller decided (a stop from outside, SIGTERM
+/// from mpirun after a rank died, must not send to a rank that may be dead). Any rank that fails, or is silent for longer than
 /// `options.rank_timeout`, ends it with an error that names the rank; the caller then ends the
 /// job (`MpiWorld::abort`), since the other ranks may still be working.
 pub fn distribute<T, R, F>(

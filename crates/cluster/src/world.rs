@@ -76,6 +76,14 @@ impl Transport for MpiWorld {
     }
 }
 
+/// Writes `line` and a newline to stderr in one write. mpirun forwards a rank's output in the
+/// chunks the rank wrote and stops reading once it tears the job down, so a message written in
+/// pieces (as `eprintln!` writes a formatted one) can lose its end when the job is ending.
+pub fn say(line: &str) {
+    use std::io::Write;
+    let _ = std::io::stderr().write_all(format!("{line}\n").as_bytes());
+}
+
 /// A flag set when this process receives SIGTERM or SIGINT. When one rank dies, mpirun ends the
 /// others with SIGTERM and follows with SIGKILL about a second later; rank 0 uses that second
 /// to say what happened instead of vanishing without a word.

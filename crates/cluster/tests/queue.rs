@@ -4,7 +4,7 @@
 
 use bastion_cluster::protocol::{decode, encode, ToRoot, ToWorker};
 use bastion_cluster::transport::{local_world, LocalTransport};
-use bastion_cluster::{distribute, serve, ClusterError, Event, QueueOptions, Transport};
+use bastion_cluster::{distribute, release, serve, ClusterError, Event, QueueOptions, Transport};
 use std::thread;
 use std::time::Duration;
 
@@ -194,7 +194,10 @@ fn a_stop_request_lists_the_items_still_out() {
         other => panic!("expected a stop, got {other:?}"),
     }
     assert!(err.to_string().contains(&format!("after {} of 50 items", finished.len())), "{err}");
-    // Rank 0 has sent the worker away: it finishes its item and leaves cleanly.
+    // The caller decided the stop, so it sends the worker away: it finishes its item and
+    // leaves cleanly.
+    let ClusterError::Stopped { out, .. } = &err else { unreachable!() };
+    release(&root, out);
     for w in workers {
         assert!(w.join().unwrap().is_ok());
     }

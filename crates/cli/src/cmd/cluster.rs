@@ -234,7 +234,7 @@ fn run_uci(args: ClusterUciArgs) -> Result<()> {
         return match serve_worker(&world, |out| session(out, args.share_depth), &options) {
             Ok(()) => Ok(()),
             Err(e) => {
-                eprintln!("error: rank {}: {e}", world.rank());
+                world::say(&format!("error: rank {}: {e}", world.rank()));
                 world.abort(1)
             }
         };
@@ -247,11 +247,11 @@ fn run_uci(args: ClusterUciArgs) -> Result<()> {
         Ok(end) => {
             // A rank that hangs would hold up MPI's orderly end for ever: end the job instead.
             let lost: Vec<String> = end.lost.iter().map(|(rank, _)| format!("rank {rank}")).collect();
-            eprintln!("error: {} did not answer; ending the job", lost.join(", "));
+            world::say(&format!("error: {} did not answer; ending the job", lost.join(", ")));
             world.abort(1)
         }
         Err(e) => {
-            eprintln!("error: {e}");
+            world::say(&format!("error: {e}"));
             world.abort(1)
         }
     }
@@ -327,7 +327,7 @@ fn run_tb(args: ClusterTbArgs) -> Result<()> {
         Err(SliceError::Table(_) | SliceError::Elsewhere(_)) if !root => Ok(()),
         Err(e @ (SliceError::Table(_) | SliceError::Elsewhere(_))) => Err(e.into()),
         Err(SliceError::Exchange(e)) => {
-            eprintln!("error: rank {}: generating {name}: {e}", world.rank());
+            world::say(&format!("error: rank {}: generating {name}: {e}", world.rank()));
             world.abort(1)
         }
     }
@@ -418,7 +418,7 @@ where
     match serve(world, work, options) {
         Ok(_) | Err(ClusterError::Failed { .. }) => Ok(()),
         Err(e) => {
-            eprintln!("error: rank {}: {e}", world.rank());
+            world::say(&format!("error: rank {}: {e}", world.rank()));
             world.abort(1)
         }
     }
@@ -433,7 +433,7 @@ fn queue_options(rank_timeout: &str) -> Result<QueueOptions> {
 /// Rank 0's end of a queue job that failed: the other ranks may still be working, so say why
 /// and end all of them.
 fn end_job(world: &MpiWorld, e: &dyn std::fmt::Display) -> ! {
-    eprintln!("error: {e}");
+    world::say(&format!("error: {e}"));
     world.abort(1)
 }
 

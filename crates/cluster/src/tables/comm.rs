@@ -173,12 +173,12 @@ pub fn watch_for_stop(phase: Phase, ending: &str) -> Result<(), String> {
         .name("stop-watch".into())
         .spawn(move || {
             if signals.forever().next().is_some() {
-                eprintln!(
+                crate::world::say(&format!(
                     "error: stopped from outside while generating {ending} {}: mpirun ends every rank when one \
                      dies or is interrupted (its notice names the rank); no file was written: run the command \
                      again to generate the table",
                     phase.text()
-                );
+                ));
                 signal_hook::low_level::exit(1);
             }
         })

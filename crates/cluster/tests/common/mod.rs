@@ -28,7 +28,11 @@ pub fn mpirun(ranks: usize, args: &[&str]) -> Command {
         .args(args)
         // Containers often run as root, which mpirun refuses without these.
         .env("OMPI_ALLOW_RUN_AS_ROOT", "1")
-        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1");
+        .env("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+        // When a rank dies, mpirun sends the others SIGTERM and SIGKILL one second later by
+        // default; on a busy two-core machine rank 0's message missed that second in about one
+        // run in five of the killed-rank tests (none in 20 with five seconds).
+        .env("OMPI_MCA_odls_base_sigkill_timeout", "5");
     c
 }
 
