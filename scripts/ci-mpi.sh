@@ -23,8 +23,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 mpirun --version | head -n 1
 
-cargo clippy -p bastion-cluster -p bastion-cli --features mpi --all-targets -- -D warnings
-cargo build -p bastion-cli --features mpi
+# The whole workspace, as .ci/run's `cargo test --workspace` built it, with the `mpi` feature
+# added: only the cluster and CLI crates compile again. Selecting those two packages alone
+# would unify features differently and rebuild every crate below them.
+cargo clippy --workspace --all-targets --features bastion-cli/mpi -- -D warnings
+cargo test --workspace --features bastion-cli/mpi --no-run
 # A later build without the feature rewrites target/debug/bastion: the tests run a copy.
 # Where cargo put it: CARGO_TARGET_DIR when set, else target/.
 built="${CARGO_TARGET_DIR:-target}"
@@ -38,4 +41,4 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # at 2 and 4 ranks.
 export BASTION_MPI_TB_FIVE_MAN_RANKS="${BASTION_MPI_TB_FIVE_MAN_RANKS-}"
 # One job at a time: each one already runs up to four ranks on the machine's cores.
-cargo test -p bastion-cluster --features mpi --test mpi --test mpi_uci --test mpi_tb -- --ignored --test-threads 1
+cargo test --workspace --features bastion-cli/mpi --test mpi --test mpi_uci --test mpi_tb -- --ignored --test-threads 1
