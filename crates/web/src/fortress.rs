@@ -116,7 +116,8 @@ fn stage_json(stage: &Stage, started: Instant, pos: &Position) -> Value {
 /// Runs the detector on the calling (blocking) thread until it ends or `stop` is set;
 /// `progress` hears each stage. The server's tables, when it has them, are the detector's
 /// tablebase evidence (Syzygy first: it covers the most endings); without them, small
-/// endings are generated on demand, as `bastion fortress` does.
+/// endings are generated on demand when the server was started so (`bastion serve`'s
+/// default, as `bastion fortress` does).
 fn run(state: &AppState, job: Job, stop: &AtomicBool, progress: &mut dyn FnMut(Stage)) -> ApiResult<Value> {
     let (program, args) = job.cmd.split_first().ok_or_else(|| ApiError::unavailable("no engine command"))?;
     let mut engine = bastion_uci_client::Engine::spawn(program, args)
@@ -124,7 +125,7 @@ fn run(state: &AppState, job: Job, stop: &AtomicBool, progress: &mut dyn FnMut(S
     let tablebase: Option<&dyn TablebaseProbe> = match (&state.syzygy, &state.tablebases) {
         (Some(s), _) => Some(s.prober()),
         (None, Some(t)) => Some(&t.tables),
-        (None, None) => Some(state.small_tables.as_ref()),
+        (None, None) => state.small_tables.as_deref().map(|t| t as &dyn TablebaseProbe),
     };
     let hooks = Hooks { tablebase, stop: Some(stop) };
     let result = analyse_with(&job.fen, &job.config, &mut engine, hooks, progress);

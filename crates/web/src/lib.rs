@@ -137,6 +137,10 @@ pub struct Config {
     pub caps: Caps,
     /// Command line (program and arguments) of the UCI engine the fortress detector drives.
     pub uci_engine: Option<Vec<String>>,
+    /// When the server has no table directory, endings of at most this many men (and one
+    /// pawn) that the fortress detector reaches get their table generated in memory
+    /// (`bastion_tablebase::OnDemand`, at most 4); 0, the default here, never.
+    pub small_tables: u32,
     /// Extra host names (or addresses) accepted in the Host header, besides
     /// loopback addresses, `localhost` and the address the server is bound to.
     pub allowed_hosts: Vec<String>,
@@ -157,10 +161,10 @@ pub struct AppState {
     pub tablebases: Option<Arc<tablebase::Tables>>,
     /// The Syzygy tables opened from `--syzygy-dir`, if any.
     pub syzygy: Option<Arc<syzygy::SyzygyTables>>,
-    /// Small endings (at most four men, one pawn) generated in memory when the
+    /// Small endings (`Config::small_tables`) generated in memory when the
     /// fortress detector reaches one and no table directory was given; kept
     /// for the server's lifetime.
-    pub small_tables: Arc<bastion_tablebase::OnDemand>,
+    pub small_tables: Option<Arc<bastion_tablebase::OnDemand>>,
 }
 
 impl AppState {
@@ -168,6 +172,12 @@ impl AppState {
     pub fn new(config: Config) -> anyhow::Result<AppState> {
         let tablebases = tablebase::open(config.tb_dir.as_deref())?.map(Arc::new);
         let syzygy = syzygy::open(config.syzygy_dir.as_deref())?.map(Arc::new);
+        anyhow::ensure!(
+            config.small_tables <= bastion_tablebase::on_demand::MAX_MEN,
+            "small tables have at most {} men",
+            bastion_tablebase::on_demand::MAX_MEN
+        );
+        let small_tables = (config.small_tables >= 3).then_some(config.small_tables);
         Ok(AppState {
             caps: Arc::new(config.caps.clone()),
             jobs: Arc::new(Semaphore::new(config.caps.max_jobs.max(1))),
@@ -175,7 +185,7 @@ impl AppState {
             config: Arc::new(config),
             tablebases,
             syzygy,
-            small_tables: Arc::new(bastion_tablebase::OnDemand::new(bastion_tablebase::on_demand::MAX_MEN)),
+            small_tables: small_tables.map(|n| Arc::new(bastion_tablebase::OnDemand::new(n))),
         })
     }
 

@@ -652,6 +652,21 @@ async fn fortress_detector_reports_curves_and_verdict() {
 }
 
 #[tokio::test]
+async fn small_tables_decide_a_four_man_fortress_without_table_files() {
+    // No table directory: the wrong-bishop ending's table is generated on demand.
+    let config = bastion_web::Config { tb_dir: None, small_tables: 4, ..common::config(2) };
+    let app = bastion_web::router(bastion_web::AppState::new(config).unwrap());
+    let fen = "8/k7/8/P7/8/2K5/3B4/8 w - - 0 1";
+    let (s, v) = post(&app, "/api/fortress", json!({ "fen": fen, "max_depth": 6, "moves": 2 })).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["verdict"], "fortress", "{v}");
+    assert!(v["explanation"].as_str().unwrap().starts_with("tablebase:"), "{v}");
+    // More men than the generator takes on demand is a clear error at start.
+    let five = bastion_web::Config { small_tables: 5, ..common::config(2) };
+    assert!(bastion_web::AppState::new(five).is_err());
+}
+
+#[tokio::test]
 async fn progressive_series_computer_and_mate() {
     let app = app(2);
     let (s, v) = post(&app, "/api/progressive/game", json!({ "moves": ["e4", "d5", "Nf6"] })).await;

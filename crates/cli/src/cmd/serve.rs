@@ -22,6 +22,11 @@ pub struct ServeArgs {
     /// shows their WDL and DTZ beside the DTM (with --tb-dir, the only files the server reads).
     #[arg(long, value_name = "DIR")]
     pub syzygy_dir: Option<PathBuf>,
+    /// Without --tb-dir and --syzygy-dir, endings of at most MEN men and one pawn that the
+    /// fortress detector reaches get their DTM table generated in memory (seconds each, kept
+    /// while the server runs), as `bastion fortress` does; 0 turns it off.
+    #[arg(long, value_name = "MEN", default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=4))]
+    pub small_tables: u32,
     /// Jobs (searches, solves) that may run at once.
     #[arg(long)]
     pub max_jobs: Option<usize>,
@@ -45,6 +50,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         syzygy_dir: args.syzygy_dir,
         uci_engine,
         allowed_hosts: args.allow_host,
+        small_tables: args.small_tables,
         ..Default::default()
     };
     if let Some(n) = args.max_jobs {
