@@ -300,6 +300,12 @@ pub struct EngineOptions {
     /// progress test of the root moves, and moves that lead into a suspected fortress are
     /// scored towards the draw (`search/fortress.rs`).
     pub fortress_aware: bool,
+    /// This engine's place among engines that search the same root together (a cluster
+    /// rank; 0 for an engine alone). With `threads` T, its threads search as Lazy SMP threads
+    /// `cluster_rank·T … cluster_rank·T + T − 1` of one engine would, skipping depths as those
+    /// helpers do: otherwise every rank's single thread would search the same tree. Set by the
+    /// cluster search, not a UCI option.
+    pub cluster_rank: usize,
 }
 
 /// The Syzygy options, as Stockfish names and reads them.
@@ -336,6 +342,7 @@ impl Default for EngineOptions {
             progress_after_ms: 3000,
             syzygy: SyzygyOptions::default(),
             fortress_aware: false,
+            cluster_rank: 0,
         }
     }
 }

@@ -112,6 +112,19 @@ impl<W: Write + Send + 'static> UciSession<W> {
         self
     }
 
+    /// Makes this session's engine search as rank `rank` of a cluster that searches the same
+    /// root ([`EngineOptions::cluster_rank`]): its threads skip depths as the Lazy SMP helpers
+    /// after the earlier ranks' threads would, so that the ranks search different trees.
+    pub fn with_cluster_rank(mut self, rank: usize) -> Self {
+        let opts = EngineOptions { cluster_rank: rank, ..self.opts.clone() };
+        if let Some(e) = &mut self.engine {
+            // Only a hash size can fail to apply, and the hash size is unchanged here.
+            let _ = e.set_options(opts.clone());
+        }
+        self.opts = opts;
+        self
+    }
+
     /// The link installed with [`UciSession::with_tt_share`], if any.
     pub fn tt_share(&self) -> Option<&Arc<TtShare>> {
         self.tt_share.as_ref()

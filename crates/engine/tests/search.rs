@@ -340,3 +340,22 @@ fn ablation_without_the_table_and_with_a_fixed_null_move_reduction() {
     let (own, two) = (nodes(0), nodes(2));
     assert_ne!(own, two, "NullMoveReduction=2 searched the same tree as the engine's own R");
 }
+
+#[test]
+fn a_cluster_rank_searches_the_depths_its_lazy_smp_helper_would() {
+    // Rank 1 of a cluster with one thread a rank searches as the first helper thread: every
+    // even depth (and depth 1), so its tree differs from rank 0's.
+    let depths = |rank: usize| {
+        let mut e = Engine::new(EngineOptions { hash_mb: 8, cluster_rank: rank, ..EngineOptions::default() });
+        let mut seen = Vec::new();
+        let r = e.search(&Position::startpos(), &[], &Limits::depth(8), &mut |i| {
+            if seen.last() != Some(&i.depth) {
+                seen.push(i.depth);
+            }
+        });
+        assert!(Position::startpos().is_legal(r.best.unwrap()));
+        seen
+    };
+    assert_eq!(depths(0), (1..=8).collect::<Vec<_>>());
+    assert_eq!(depths(1), vec![1, 2, 4, 6, 8]);
+}

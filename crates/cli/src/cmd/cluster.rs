@@ -132,6 +132,10 @@ struct ClusterUciArgs {
     /// they search; 0: share none.
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(i32).range(0..=64))]
     share_depth: i32,
+    /// Every rank searches as rank 0 does, without the depth skipping that makes the ranks
+    /// search different trees (for measuring what that skipping buys).
+    #[arg(long)]
+    same_search: bool,
 }
 
 /// Arguments of `bastion cluster epd`: those of `bastion epd`, the engine by default this
@@ -230,8 +234,9 @@ fn run_uci(args: ClusterUciArgs) -> Result<()> {
         log_votes: args.log_votes,
         ..SearchOptions::default()
     };
+    let rank = if args.same_search { 0 } else { world.rank() };
     if world.rank() != 0 {
-        return match serve_worker(&world, |out| session(out, args.share_depth), &options) {
+        return match serve_worker(&world, |out| session(out, args.share_depth, rank), &options) {
             Ok(()) => Ok(()),
             Err(e) => {
                 world::say(&format!("error: rank {}: {e}", world.rank()));
@@ -241,7 +246,7 @@ fn run_uci(args: ClusterUciArgs) -> Result<()> {
     }
     let stop = world::stop_flag().map_err(anyhow::Error::msg)?;
     let input = Box::new(std::io::BufReader::new(std::io::stdin()));
-    let root_session = |out| session(out, args.share_depth);
+    let root_session = |out| session(out, args.share_depth, 0);
     match serve_root(&world, root_session, input, &mut std::io::stdout(), &options, &|| world::stopped(&stop)) {
         Ok(end) if end.lost.is_empty() => Ok(()),
         Ok(end) => {
@@ -259,9 +264,10 @@ fn run_uci(args: ClusterUciArgs) -> Result<()> {
 
 /// One rank's engine session, wired as `bastion uci` wires its own: tablebases (`SyzygyPath`,
 /// `BastionTBPath`), opening book and mate solver; sharing table entries of at least
-/// `share_depth` plies with the other ranks unless it is 0.
-fn session(out: Tap, share_depth: i32) -> UciSession {
-    let session = super::uci::session(out);
+/// `share_depth` plies with the other ranks unless it is 0, and searching as rank `rank`
+/// ([`UciSession::with_cluster_rank`]).
+fn session(out: Tap, share_depth: i32, rank: usize) -> UciSession {
+    let session = super::uci::session(out).with_cluster_rank(rank);
     if share_depth > 0 {
         session.with_tt_share(TtShare::new(share_depth))
     } else {

@@ -346,11 +346,14 @@ impl Worker {
         let mut prev_value = 0;
         let mut instability = 0.0f64;
         for depth in 1..=max_depth {
-            // Lazy SMP: helpers skip some depths so threads spread over different depths.
-            if !main {
+            // Lazy SMP: helpers skip some depths so threads spread over different depths. A
+            // cluster rank's threads count on from the threads of the ranks before it, so that
+            // a rank's main thread, too, searches as a helper would.
+            let helper = self.id + sh.opts.cluster_rank * sh.opts.threads.max(1);
+            if helper != 0 {
                 const SKIP_SIZE: [i32; 8] = [1, 1, 2, 2, 2, 2, 3, 3];
                 const SKIP_PHASE: [i32; 8] = [0, 1, 0, 1, 2, 3, 0, 1];
-                let i = (self.id - 1) % 8;
+                let i = (helper - 1) % 8;
                 if ((depth + SKIP_PHASE[i]) / SKIP_SIZE[i]) % 2 != 0 && depth > 1 {
                     continue;
                 }
