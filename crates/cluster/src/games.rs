@@ -4,7 +4,7 @@
 //! SPRT decides as soon as it can and no more games are handed out, writes the PGN in game
 //! order, and reports what `bastion match` reports for the same games.
 
-use crate::queue::{distribute, release, Event, QueueOptions};
+use crate::queue::{distribute_interruptible, release, Event, QueueOptions};
 use crate::{ClusterError, Peer, Transport};
 use bastion_arena::referee::Player;
 use bastion_arena::tournament::{play_scheduled, GameSummary, MatchConfig, MatchReport, MatchTally, ScheduledGame};
@@ -14,10 +14,13 @@ use std::sync::Mutex;
 
 /// The work function of a match for the queue, on every rank: plays the games it is given
 /// with one pair of engines that stay running from game to game, as a `bastion match` worker
-/// does (each game starts with `ucinewgame`).
-pub fn game_worker(config: MatchConfig) -> impl Fn(&ScheduledGame) -> Result<GameSummary, String> + Send + 'static {
+/// does (each game starts with `ucinewgame`). A game whose interrupt test turns true (the
+/// SPRT decided: [`crate::queue::release`]) ends before the next move.
+pub fn game_worker(
+    config: MatchConfig,
+) -> impl Fn(&ScheduledGame, &dyn Fn() -> bool) -> Result<GameSummary, String> + Send + 'static {
     let players = Mutex::new([Player::new(config.engines[0].clone()), Player::new(config.engines[1].clone())]);
-    move |game: &ScheduledGame| {
+    move |game: &ScheduledGame, interrupted: &dyn Fn() -> bool| {
         if game.opening >= config.openings.len() {
             return Err(format!(
                 "game {} asks for opening {}, which this rank does not have",
@@ -26,7 +29,7 @@ pub fn game_worker(config: MatchConfig) -> impl Fn(&ScheduledGame) -> Result<Gam
             ));
         }
         let mut players = players.lock().map_err(|_| "an earlier game panicked".to_string())?;
-        let record = play_scheduled(&config, &mut players, game, &|| false);
+        let record = play_scheduled(&config, &mut players, game, interrupted);
         Ok(GameSummary::new(&config, game.clone(), &record))
     }
 }
@@ -85,8 +88,9 @@ impl Lead<'_> {
 /// rank 0 while every other rank calls [`crate::serve`] with [`game_worker`].
 ///
 /// Results are counted as they arrive: when the match's SPRT decides, no more games are handed
-/// out, every rank is dismissed once its game in progress is done (that game is not counted;
-/// `bastion match` counts games in progress at the decision), and the report says "sprt".
+/// out, every rank abandons its game in progress before its next move and leaves (those games
+/// are not counted; `bastion match` counts games in progress at the decision), and the report
+/// says "sprt".
 /// `pgn`, when given, receives the games in game order (by opening, a pair's games together),
 /// each as soon as every game before it is in. The report is counted in game order at the end,
 /// so it equals `bastion match`'s (one game at a time) for the same games.
@@ -115,7 +119,7 @@ pub fn lead_match(
         let lead = lead.borrow();
         lead.tally.sprt_decided() || lead.pgn_error.is_some()
     };
-    let outcome = distribute(
+    let outcome = distribute_interruptible(
         transport,
         &tasks,
         game_worker(config.clone()),
@@ -139,7 +143,7 @@ pub fn lead_match(
     }
     match outcome {
         Ok(_) => {}
-        // The SPRT decided: the ranks still playing are sent away (their games go unread).
+        // The SPRT decided: the ranks still playing abandon their games and leave.
         Err(ClusterError::Stopped { out, .. }) if lead.tally.sprt_decided() => release(transport, &out),
         Err(e) => return Err(e),
     }

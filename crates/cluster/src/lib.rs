@@ -39,5 +39,7 @@ pub mod transport;
 pub mod world;
 
 pub use error::{ClusterError, Peer};
-pub use queue::{dismiss_all, distribute, release, serve, Event, QueueOptions};
+pub use queue::{
+    dismiss_all, distribute, distribute_interruptible, release, serve, serve_interruptible, Event, QueueOptions,
+};
 pub use transport::Transport;

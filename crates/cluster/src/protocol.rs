@@ -43,6 +43,9 @@ pub enum ToWorker<T> {
     },
     /// No more work: leave.
     Done,
+    /// The job is over (its SPRT decided): stop the item in hand without sending its result,
+    /// and leave. Read by an idle rank as [`ToWorker::Done`].
+    Abandon,
 }
 
 /// Encodes a message.

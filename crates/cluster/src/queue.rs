@@ -6,7 +6,9 @@ use crate::protocol::{decode, encode, ToRoot, ToWorker};
 use crate::transport::Transport;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
+use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -58,24 +60,38 @@ pub enum Event<'a, R> {
 struct Helper<T, R> {
     tasks: Sender<(usize, T)>,
     results: Receiver<(usize, Result<R, String>)>,
+    /// Set when the item in hand is no longer wanted: the work function sees it through the
+    /// interrupt test it is given.
+    abandon: Arc<AtomicBool>,
+}
+
+impl<T, R> Drop for Helper<T, R> {
+    /// A helper left behind (the queue ended early: a stop, an error) abandons its item, so
+    /// that a work function that polls its interrupt test (a game) ends at its next check.
+    fn drop(&mut self) {
+        self.abandon.store(true, Ordering::Relaxed);
+    }
 }
 
 fn spawn_helper<T, R, F>(work: F) -> Helper<T, R>
 where
     T: Send + 'static,
     R: Send + 'static,
-    F: Fn(&T) -> Result<R, String> + Send + 'static,
+    F: Fn(&T, &dyn Fn() -> bool) -> Result<R, String> + Send + 'static,
 {
     let (task_tx, task_rx) = mpsc::channel::<(usize, T)>();
     let (result_tx, result_rx) = mpsc::channel();
+    let abandon = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&abandon);
     thread::spawn(move || {
+        let interrupted = || flag.load(Ordering::Relaxed);
         for (index, task) in task_rx {
-            if result_tx.send((index, work(&task))).is_err() {
+            if result_tx.send((index, work(&task, &interrupted))).is_err() {
                 break;
             }
         }
     });
-    Helper { tasks: task_tx, results: result_rx }
+    Helper { tasks: task_tx, results: result_rx, abandon }
 }
 
 /// Rank 0's record of one other rank.
@@ -141,10 +157,12 @@ impl<T: Serialize> Root<'_, T> {
 }
 
 /// Sends away the ranks still at work after a job its caller stopped (the `out` of
-/// [`ClusterError::Stopped`]; rank 0's own entry is skipped): each finishes its item, sends the
-/// result, which nobody reads, and leaves. Not for a stop from outside (see [`distribute`]).
+/// [`ClusterError::Stopped`]; rank 0's own entry is skipped): each abandons its item (a work
+/// function given to [`serve_interruptible`] sees its interrupt test turn true; any other
+/// finishes the item), sends no result and leaves. Not for a stop from outside (see
+/// [`distribute`]).
 pub fn release(transport: &dyn Transport, out: &[(usize, usize)]) {
-    let bye = encode(&ToWorker::<&()>::Done);
+    let bye = encode(&ToWorker::<&()>::Abandon);
     for &(rank, _) in out.iter().filter(|(rank, _)| *rank != 0) {
         // Best effort, as in `distribute`: the job ends either way.
         let _ = transport.send(rank, &bye);
@@ -167,12 +185,38 @@ pub fn distribute<T, R, F>(
     work: F,
     options: &QueueOptions,
     stop: &dyn Fn() -> bool,
-    mut on_event: impl FnMut(Event<'_, R>),
+    on_event: impl FnMut(Event<'_, R>),
 ) -> Result<Vec<R>, ClusterError>
 where
     T: Serialize + Clone + Send + 'static,
     R: DeserializeOwned + Send + 'static,
     F: Fn(&T) -> Result<R, String> + Send + 'static,
+{
+    distribute_interruptible(
+        transport,
+        tasks,
+        move |task: &T, _: &dyn Fn() -> bool| work(task),
+        options,
+        stop,
+        on_event,
+    )
+}
+
+/// [`distribute`] for a work function that can stop an item half done: its second argument
+/// turns true when the item is no longer wanted (on rank 0, once the queue has ended early; on
+/// the other ranks, at [`release`]). Every rank calls [`serve_interruptible`] with it.
+pub fn distribute_interruptible<T, R, F>(
+    transport: &dyn Transport,
+    tasks: &[T],
+    work: F,
+    options: &QueueOptions,
+    stop: &dyn Fn() -> bool,
+    mut on_event: impl FnMut(Event<'_, R>),
+) -> Result<Vec<R>, ClusterError>
+where
+    T: Serialize + Clone + Send + 'static,
+    R: DeserializeOwned + Send + 'static,
+    F: Fn(&T, &dyn Fn() -> bool) -> Result<R, String> + Send + 'static,
 {
     let size = transport.size();
     let me = Peer { host: transport.host(), pid: std::process::id() };
@@ -293,6 +337,23 @@ where
     R: Serialize + Send + 'static,
     F: Fn(&T) -> Result<R, String> + Send + 'static,
 {
+    serve_interruptible(transport, move |task: &T, _: &dyn Fn() -> bool| work(task), options)
+}
+
+/// [`serve`] for a work function that can stop an item half done (the worker's side of
+/// [`distribute_interruptible`]). While the item is worked on, the main thread also listens to
+/// rank 0: when [`release`] abandons the item, the work function's interrupt test turns true,
+/// the rank waits for it to return (up to `options.rank_timeout`), sends nothing and leaves.
+pub fn serve_interruptible<T, R, F>(
+    transport: &dyn Transport,
+    work: F,
+    options: &QueueOptions,
+) -> Result<usize, ClusterError>
+where
+    T: DeserializeOwned + Send + 'static,
+    R: Serialize + Send + 'static,
+    F: Fn(&T, &dyn Fn() -> bool) -> Result<R, String> + Send + 'static,
+{
     let helper = spawn_helper(work);
     let send = |message: &ToRoot<R>| {
         transport.send(0, &encode(message)).map_err(|message| ClusterError::Protocol { rank: 0, message })
@@ -301,17 +362,42 @@ where
     let mut count = 0;
     loop {
         let (index, task) = match wait_for_root::<T>(transport, options.rank_timeout)? {
-            ToWorker::Done => return Ok(count),
+            ToWorker::Done | ToWorker::Abandon => return Ok(count),
             ToWorker::Task { index, task } => (index, task),
         };
         if helper.tasks.send((index, task)).is_err() {
             return Err(fail(transport, &send, "its work thread stopped (a panic)".into()));
         }
+        let mut beat = Instant::now();
         let result = loop {
-            match helper.results.recv_timeout(options.heartbeat) {
+            match helper.results.recv_timeout(POLL) {
                 Ok((_, result)) => break result,
-                Err(RecvTimeoutError::Timeout) => send(&ToRoot::Heartbeat)?,
+                Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => break Err("its work thread stopped (a panic)".into()),
+            }
+            if let Some((rank, bytes)) = transport.try_receive() {
+                match decode::<ToWorker<T>>(&bytes) {
+                    Ok(ToWorker::Abandon) if rank == 0 => {
+                        helper.abandon.store(true, Ordering::Relaxed);
+                        // Let the work function end cleanly (a game closes its engines); the
+                        // result is not wanted.
+                        let _ = helper.results.recv_timeout(options.rank_timeout);
+                        return Ok(count);
+                    }
+                    Ok(_) if rank == 0 => {
+                        let message = "a message other than Abandon while an item was in hand".into();
+                        return Err(ClusterError::Protocol { rank, message });
+                    }
+                    Ok(_) => {
+                        let message = "a message from a rank other than 0".into();
+                        return Err(ClusterError::Protocol { rank, message });
+                    }
+                    Err(message) => return Err(ClusterError::Protocol { rank, message }),
+                }
+            }
+            if beat.elapsed() >= options.heartbeat {
+                send(&ToRoot::Heartbeat)?;
+                beat = Instant::now();
             }
         };
         match result {

@@ -11,7 +11,7 @@ use bastion_cluster::games::{game_worker, lead_match};
 use bastion_cluster::mates::{mate_worker, MateSettings, MateTask};
 use bastion_cluster::ordered::distribute_in_order;
 use bastion_cluster::transport::local_world;
-use bastion_cluster::{serve, ClusterError, QueueOptions};
+use bastion_cluster::{serve, serve_interruptible, ClusterError, QueueOptions};
 use bastion_core::Position;
 use bastion_solver::epd::parse_suite;
 use bastion_solver::suite::{run_entry_with, Row};
@@ -61,7 +61,7 @@ fn distributed(config: &MatchConfig, ranks: usize) -> (Result<MatchReport, Clust
     let workers: Vec<_> = world
         .map(|t| {
             let (config, options) = (config.clone(), options.clone());
-            thread::spawn(move || serve(&t, game_worker(config), &options))
+            thread::spawn(move || serve_interruptible(&t, game_worker(config), &options))
         })
         .collect();
     let mut pgn = Vec::new();

@@ -4,7 +4,10 @@
 
 use bastion_cluster::protocol::{decode, encode, ToRoot, ToWorker};
 use bastion_cluster::transport::{local_world, LocalTransport};
-use bastion_cluster::{distribute, release, serve, ClusterError, Event, QueueOptions, Transport};
+use bastion_cluster::{
+    distribute, distribute_interruptible, release, serve, serve_interruptible, ClusterError, Event, QueueOptions,
+    Transport,
+};
 use std::thread;
 use std::time::Duration;
 
@@ -194,14 +197,53 @@ fn a_stop_request_lists_the_items_still_out() {
         other => panic!("expected a stop, got {other:?}"),
     }
     assert!(err.to_string().contains(&format!("after {} of 50 items", finished.len())), "{err}");
-    // The caller decided the stop, so it sends the worker away: it finishes its item and
-    // leaves cleanly.
+    // The caller decided the stop, so it sends the worker away: its work function cannot be
+    // interrupted, so it finishes its item, sends nothing and leaves cleanly.
     let ClusterError::Stopped { out, .. } = &err else { unreachable!() };
     release(&root, out);
     for w in workers {
         assert!(w.join().unwrap().is_ok());
     }
     drop(root);
+}
+
+#[test]
+fn a_released_rank_abandons_its_item_at_once_and_sends_no_result() {
+    // An item that runs until it is interrupted (or for a minute, which would fail the test).
+    let endless = |x: &u64, interrupted: &dyn Fn() -> bool| {
+        let since = std::time::Instant::now();
+        while !interrupted() {
+            if since.elapsed() > Duration::from_secs(60) {
+                return Err("never interrupted".to_string());
+            }
+            thread::sleep(Duration::from_millis(1));
+        }
+        Ok(*x)
+    };
+    let mut world = local_world(2).into_iter();
+    let root = world.next().unwrap();
+    let worker = world.next().unwrap();
+    let handle = thread::spawn(move || serve_interruptible(&worker, endless, &fast()));
+    let held = std::cell::Cell::new(false);
+    let started = std::time::Instant::now();
+    // Stop once the worker holds an item and has sent a heartbeat or two while working on it.
+    let stop = || held.get() && started.elapsed() > Duration::from_millis(100);
+    let err = distribute_interruptible(&root, &[7u64, 8, 9], endless, &fast(), &stop, |e| {
+        if let Event::Joined { rank: 1, .. } = e {
+            held.set(true);
+        }
+    })
+    .unwrap_err();
+    let ClusterError::Stopped { done: 0, out, .. } = &err else { panic!("expected a stop, got {err:?}") };
+    assert!(out.contains(&(1, 1)), "{err}");
+    let released = std::time::Instant::now();
+    release(&root, out);
+    assert_eq!(handle.join().unwrap().unwrap(), 0, "the abandoned item is not counted");
+    assert!(released.elapsed() < Duration::from_secs(5), "the worker took {:?} to leave", released.elapsed());
+    while let Some((_, bytes)) = root.try_receive() {
+        let message: ToRoot<u64> = decode(&bytes).unwrap();
+        assert!(matches!(message, ToRoot::Heartbeat), "only heartbeats after the stop, got {message:?}");
+    }
 }
 
 #[test]

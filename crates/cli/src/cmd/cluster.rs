@@ -19,7 +19,9 @@ use bastion_cluster::search::{serve_root, serve_worker, SearchOptions, Tap, UciS
 use bastion_cluster::suite::{assemble_report, read_suite, run_position, SuiteOutcome, SuiteTask};
 use bastion_cluster::tables::{introduce, report_text, watch_for_stop, MpiExchange};
 use bastion_cluster::world::{self, MpiWorld};
-use bastion_cluster::{dismiss_all, distribute, serve, ClusterError, Event, QueueOptions, Transport};
+use bastion_cluster::{
+    dismiss_all, distribute, serve, serve_interruptible, ClusterError, Event, QueueOptions, Transport,
+};
 use bastion_engine::tt::TtShare;
 use bastion_fortress::labels::LabelledPosition;
 use bastion_fortress::suite::remaining;
@@ -194,7 +196,7 @@ fn run_epd(args: ClusterEpdArgs) -> Result<()> {
     let setup = suite_config(&args).and_then(|config| Ok((config, queue_options(&args.rank_timeout)?)));
     if world.rank() != 0 {
         let Ok((config, options)) = setup else { return Ok(()) };
-        return serve_rank(&world, move |task: &SuiteTask| run_position(&config, task), &options);
+        return worker_end(&world, serve(&world, move |task: &SuiteTask| run_position(&config, task), &options));
     }
     let stop = world::stop_flag().map_err(anyhow::Error::msg)?;
     let (config, options, tasks) = match setup.and_then(|(c, o)| Ok((c, o, load_suite(&args)?))) {
@@ -364,7 +366,7 @@ fn run_match(args: ClusterMatchArgs) -> Result<()> {
     let setup = cluster_match_setup(&args);
     if world.rank() != 0 {
         let Ok((config, options)) = setup else { return Ok(()) };
-        return serve_rank(&world, game_worker(config), &options);
+        return worker_end(&world, serve_interruptible(&world, game_worker(config), &options));
     }
     let stop = world::stop_flag().map_err(anyhow::Error::msg)?;
     let ready = setup.and_then(|(config, options)| {
@@ -413,15 +415,11 @@ fn run_match(args: ClusterMatchArgs) -> Result<()> {
     super::match_cmd::print_report(&report, json)
 }
 
-/// A worker rank's part in a queue job: serves until rank 0 dismisses it. A failed item has
-/// been reported to rank 0, which ends the job; any other failure ends it from here.
-fn serve_rank<T, R, F>(world: &MpiWorld, work: F, options: &QueueOptions) -> Result<()>
-where
-    T: serde::de::DeserializeOwned + Send + 'static,
-    R: serde::Serialize + Send + 'static,
-    F: Fn(&T) -> Result<R, String> + Send + 'static,
-{
-    match serve(world, work, options) {
+/// How a worker rank leaves a queue job, given what [`serve`] (or [`serve_interruptible`])
+/// returned: a failed item has been reported to rank 0, which ends the job; any other failure
+/// ends it from here.
+fn worker_end(world: &MpiWorld, served: Result<usize, ClusterError>) -> Result<()> {
+    match served {
         Ok(_) | Err(ClusterError::Failed { .. }) => Ok(()),
         Err(e) => {
             world::say(&format!("error: rank {}: {e}", world.rank()));
@@ -451,7 +449,7 @@ fn run_solve(args: ClusterSolveArgs) -> Result<()> {
     });
     if world.rank() != 0 {
         let Ok((settings, options)) = setup else { return Ok(()) };
-        return serve_rank(&world, mate_worker(settings), &options);
+        return worker_end(&world, serve(&world, mate_worker(settings), &options));
     }
     let stop = world::stop_flag().map_err(anyhow::Error::msg)?;
     let ready = setup.and_then(|(settings, options)| {
@@ -519,7 +517,7 @@ fn run_fortress(args: ClusterFortressArgs) -> Result<()> {
     };
     if !root {
         let Ok((setup, options, _)) = setup else { return Ok(()) };
-        return serve_rank(&world, worker(setup.config, setup.tables), &options);
+        return worker_end(&world, serve(&world, worker(setup.config, setup.tables), &options));
     }
     let stop = world::stop_flag().map_err(anyhow::Error::msg)?;
     let ready = setup.and_then(|(setup, options, name)| Ok((suite_sink(&args.fortress)?, setup, options, name)));
