@@ -375,24 +375,18 @@ where
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => break Err("its work thread stopped (a panic)".into()),
             }
-            if let Some((rank, bytes)) = transport.try_receive() {
-                match decode::<ToWorker<T>>(&bytes) {
-                    Ok(ToWorker::Abandon) if rank == 0 => {
-                        helper.abandon.store(true, Ordering::Relaxed);
-                        // Let the work function end cleanly (a game closes its engines); the
-                        // result is not wanted.
-                        let _ = helper.results.recv_timeout(options.rank_timeout);
-                        return Ok(count);
-                    }
-                    Ok(_) if rank == 0 => {
-                        let message = "a message other than Abandon while an item was in hand".into();
-                        return Err(ClusterError::Protocol { rank, message });
-                    }
-                    Ok(_) => {
-                        let message = "a message from a rank other than 0".into();
-                        return Err(ClusterError::Protocol { rank, message });
-                    }
-                    Err(message) => return Err(ClusterError::Protocol { rank, message }),
+            match receive_from_root::<T>(transport)? {
+                None => {}
+                Some(ToWorker::Abandon) => {
+                    helper.abandon.store(true, Ordering::Relaxed);
+                    // Let the work function end cleanly (a game closes its engines); the
+                    // result is not wanted.
+                    let _ = helper.results.recv_timeout(options.rank_timeout);
+                    return Ok(count);
+                }
+                Some(_) => {
+                    let message = "a message other than Abandon while an item was in hand".into();
+                    return Err(ClusterError::Protocol { rank: 0, message });
                 }
             }
             if beat.elapsed() >= options.heartbeat {
@@ -427,11 +421,8 @@ fn wait_for_root<T: DeserializeOwned>(
 ) -> Result<ToWorker<T>, ClusterError> {
     let since = Instant::now();
     loop {
-        if let Some((rank, bytes)) = transport.try_receive() {
-            if rank != 0 {
-                return Err(ClusterError::Protocol { rank, message: "a message from a rank other than 0".into() });
-            }
-            return decode(&bytes).map_err(|message| ClusterError::Protocol { rank, message });
+        if let Some(message) = receive_from_root(transport)? {
+            return Ok(message);
         }
         let waited = since.elapsed();
         if waited > timeout {
@@ -439,6 +430,16 @@ fn wait_for_root<T: DeserializeOwned>(
         }
         thread::sleep(POLL);
     }
+}
+
+/// Rank 0's next message if one is waiting; a message from another rank or one that cannot
+/// be read is a protocol error.
+fn receive_from_root<T: DeserializeOwned>(transport: &dyn Transport) -> Result<Option<ToWorker<T>>, ClusterError> {
+    let Some((rank, bytes)) = transport.try_receive() else { return Ok(None) };
+    if rank != 0 {
+        return Err(ClusterError::Protocol { rank, message: "a message from a rank other than 0".into() });
+    }
+    decode(&bytes).map(Some).map_err(|message| ClusterError::Protocol { rank, message })
 }
 
 /// Sends every other rank away without work: for rank 0 when the job ends before the queue

@@ -342,14 +342,14 @@ impl Worker {
         let multipv = sh.opts.multipv.clamp(1, self.root_moves.len());
         let max_depth = sh.limits.depth.unwrap_or(MAX_PLY as i32 - 8).clamp(1, MAX_PLY as i32 - 8);
         let main = self.id == 0;
+        // Lazy SMP: helpers skip some depths so threads spread over different depths. A
+        // cluster rank's threads count on from the threads of the ranks before it, so that a
+        // rank's main thread, too, searches as a helper would.
+        let helper = self.id + sh.opts.cluster_rank * sh.opts.threads.max(1);
         let mut prev_best = Move::NULL;
         let mut prev_value = 0;
         let mut instability = 0.0f64;
         for depth in 1..=max_depth {
-            // Lazy SMP: helpers skip some depths so threads spread over different depths. A
-            // cluster rank's threads count on from the threads of the ranks before it, so that
-            // a rank's main thread, too, searches as a helper would.
-            let helper = self.id + sh.opts.cluster_rank * sh.opts.threads.max(1);
             if helper != 0 {
                 const SKIP_SIZE: [i32; 8] = [1, 1, 2, 2, 2, 2, 3, 3];
                 const SKIP_PHASE: [i32; 8] = [0, 1, 0, 1, 2, 3, 0, 1];
