@@ -982,6 +982,9 @@ impl Runner<'_> {
                 }
             }
         }
+        if !entries.is_empty() {
+            self.defender_steers_in(pos, config, &entries, &mut judged, progress)?;
+        }
         let best_is_fortress = judged.first().is_some_and(|j| j.verdict == Verdict::Fortress);
         // Prefer a move judged progress; failing that, the best-ranked move
         // that at least does not walk into a fortress or a dead draw.
@@ -995,6 +998,64 @@ impl Runner<'_> {
             None
         };
         Ok(Avoidance { judged, best_is_fortress, alternative })
+    }
+
+    /// The defender's captures after each move not yet flagged: a move whose
+    /// own line stays clear of a judged fortress entry may still let the
+    /// defender steer into it by taking what was offered. In Fig. 1 Bastion's
+    /// line after 1.h4 is 1...Qa7 2.hxg5, but after 1...gxh4 its best move is
+    /// 2.Nxb6+, the capture already judged a fortress entry. So after each
+    /// defender capture (at most [`MAX_DEFENDER_CAPTURES`], those on the
+    /// moved piece's square first) the side ahead's line is searched; when
+    /// that line plays an entry within its first two moves, the position
+    /// after the entry is judged, and a fortress there flags the move.
+    /// The defender's captures are the replies tried because a fortress is
+    /// usually built by an irreversible change the defender chooses (the
+    /// recapture, the pawn taken to lock a file), and they are few.
+    fn defender_steers_in(
+        &mut self,
+        pos: &Position,
+        config: &Config,
+        entries: &[String],
+        judged: &mut [MoveJudgement],
+        progress: &mut dyn FnMut(Stage),
+    ) -> Result<(), FortressError> {
+        let fen = pos.fen();
+        for j in judged.iter_mut().filter(|j| j.verdict != Verdict::Fortress) {
+            let Ok(m) = pos.parse_uci(&j.uci) else { continue };
+            let child = pos.play(m);
+            for r in defender_captures(&child, m.to()) {
+                let after = child.play(r);
+                if !after.has_legal_moves() {
+                    continue;
+                }
+                let depth = config.max_depth.saturating_sub(2).max(1);
+                let Some((_, _, pv)) = self.search_line(&after.fen(), depth, &[], self.limit / 4)? else {
+                    continue;
+                };
+                let Some(at) = (0..pv.len().min(3)).step_by(2).find(|&i| entries.contains(&pv[i])) else {
+                    continue;
+                };
+                let prefix: Vec<String> =
+                    [j.uci.clone(), child.to_uci(r)].into_iter().chain(pv[..=at].iter().cloned()).collect();
+                let (here, sans) = walk_line(pos, &prefix);
+                if sans.len() != prefix.len() || !here.has_legal_moves() {
+                    continue;
+                }
+                let (v, reason, test) = self.judge_after(&fen, &prefix, &sans, &here, config, progress)?;
+                if v == Verdict::Fortress {
+                    j.verdict = v;
+                    j.reason = format!(
+                        "after the defender's capture {}, the line {} enters the fortress: {reason}",
+                        sans[1],
+                        sans.join(" ")
+                    );
+                    j.progress_test = test;
+                    break;
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Judges `child`, the position after `moves` (UCI; `sans` in SAN) from
@@ -1067,6 +1128,23 @@ fn forcing_move(test: &ProgressTest, top: &[Curve]) -> Option<String> {
     (step.change.as_ref() == Some(first) && !top.iter().any(|c| &c.san == first)).then(|| first.clone())
 }
 
+/// How many of the defender's captures [`Runner::defender_steers_in`] tries after one move.
+const MAX_DEFENDER_CAPTURES: usize = 4;
+
+/// The side to move's captures in `pos`, those on `moved` (the square the
+/// last move went to) first, at most [`MAX_DEFENDER_CAPTURES`].
+fn defender_captures(pos: &Position, moved: bastion_core::Square) -> Vec<bastion_core::Move> {
+    let mut captures: Vec<_> = pos
+        .legal_moves()
+        .iter()
+        .copied()
+        .filter(|&m| m.is_en_passant() || pos.piece_at(m.to()).is_some_and(|p| p.color != pos.side_to_move()))
+        .collect();
+    captures.sort_by_key(|m| m.to() != moved);
+    captures.truncate(MAX_DEFENDER_CAPTURES);
+    captures
+}
+
 /// `pos` after the moves of `line` (UCI) that are legal in turn, and those moves in SAN (as
 /// many as were legal).
 fn walk_line(pos: &Position, line: &[String]) -> (Position, Vec<String>) {
@@ -1078,4 +1156,23 @@ fn walk_line(pos: &Position, line: &[String]) -> (Position, Vec<String>) {
         p = p.play(m);
     }
     (p, sans)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_defenders_captures_of_the_moved_piece_come_first() {
+        // Fig. 1 after 1.h4: Black can take on h4 twice (g-pawn, bishop) and on b5.
+        let pos = Position::from_fen("2k5/2p5/1q1p4/pPpPp1pp/N1P1Pp1P/P4Pb1/KQ4P1/8 b - - 0 1").unwrap();
+        let h4 = "h4".parse().unwrap();
+        let caps: Vec<String> = defender_captures(&pos, h4).into_iter().map(|m| pos.san(m)).collect();
+        assert_eq!(caps.len(), 3, "{caps:?}");
+        assert!(caps[..2].contains(&"gxh4".to_owned()) && caps[..2].contains(&"Bxh4".to_owned()), "{caps:?}");
+        assert_eq!(caps[2], "Qxb5");
+        // Never more than the cap, and none when nothing can be taken.
+        let start = Position::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1").unwrap();
+        assert!(defender_captures(&start, "e4".parse().unwrap()).is_empty());
+    }
 }

@@ -50,21 +50,30 @@ fn fig1_after_the_capture_is_a_fortress_whatever_the_level() {
 
 #[test]
 #[ignore = "about a minute: a benchmark-sized run, its command in docs/fortress.md"]
-fn fig1_dvoretskys_position_flags_the_capture() {
-    // The position itself (not the analog): the capture is still the
-    // engine's favourite, and after it the side ahead spends seven
-    // irreversible changes (cxb6 a4 h4 gxh4 h3 gxh3 h4, most of them the
-    // defender's or free pushes) before the score collapses.
+fn fig1_dvoretskys_position_flags_the_capture_and_the_pawn_offer() {
+    // The position itself (not the analog), at the depth of the documented
+    // run (at depth 12 the progress test after the capture still holds):
+    // the capture is the engine's favourite, and after it the side ahead
+    // spends seven irreversible changes (cxb6 a4 h4 gxh4 h3 gxh3 h4, most of
+    // them the defender's or free pushes) before the score collapses.
     let mut e = bastion();
-    let cfg = Config { max_depth: 12, avoid: true, breakthrough: false, ..Config::default() };
+    let cfg = Config { max_depth: 20, avoid: true, breakthrough: false, ..Config::default() };
     let a = analyse(&figure("fig1"), &cfg, &mut e).unwrap();
     let av = a.avoidance.expect("asked for");
     assert_eq!(av.judged[0].san, "Nxb6+");
     assert!(av.judged[0].eval.pawns() > 3.0, "{:?}", av.judged[0].eval);
     assert_eq!(av.judged[0].verdict, Verdict::Fortress, "{}", av.judged[0].reason);
     assert!(av.best_is_fortress);
+    // 1.h4 is Bastion's second choice; its own line is 1...Qa7 2.hxg5, but
+    // the defender may take (1...gxh4), and then the engine's move is the
+    // capture of the queen: h4 is flagged too.
+    if let Some(h4) = av.judged.iter().find(|j| j.san == "h4") {
+        assert_eq!(h4.verdict, Verdict::Fortress, "{}", h4.reason);
+    }
+    // What is proposed keeps the queens on: a queen move, as in both
+    // published wins (Dvoretsky's Qd2, the later analysis's Qb1).
     let alt = av.alternative.expect("another move is proposed");
-    assert_ne!(alt.san, "Nxb6+");
+    assert!(alt.san.starts_with('Q'), "{}", alt.san);
 }
 
 #[test]
