@@ -88,6 +88,9 @@ pub fn report_text(build: &SlicedBuild, wall_seconds: f64) -> String {
         r.seconds,
         grouped(r.file_bytes)
     );
+    if let Some(level) = build.resumed_at {
+        let _ = writeln!(out, "resumed from the checkpoint at level {level} (the levels before it were not run again)");
+    }
     for m in &build.memory {
         let rss = if m.peak_rss_bytes > 0 { format!(", peak RSS {}", mib(m.peak_rss_bytes)) } else { String::new() };
         let _ = writeln!(

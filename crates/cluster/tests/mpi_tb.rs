@@ -1,7 +1,8 @@
 //! `bastion cluster tb` under mpirun: the table written by 2 and 4 ranks is byte-identical to
 //! `bastion tb gen`'s (a 4-man and a 5-man ending), a missing sub-table is one clear error
 //! from rank 0, and a rank that dies or hangs ends the job with a message from rank 0 and no
-//! file; a rerun after a killed rank writes the same file.
+//! file; a rerun after a killed rank resumes from the ranks' last checkpoint and writes the
+//! same file.
 //!
 //! These need Open MPI's `mpirun` and a `bastion` built with `--features mpi`, whose path is in
 //! `BASTION_MPI_BIN`; `scripts/ci-mpi.sh` provides both and runs them with `-- --ignored`.
@@ -60,18 +61,25 @@ fn check_identical(ending: &str, rank_counts: &[usize], limit: Duration) {
     let single = single_process(ending);
     for &ranks in rank_counts {
         let dir = sub_tables_only(&single, ending, &format!("np{ranks}-{ending}"));
-        generate_and_compare(ending, ranks, &dir, &single, limit);
+        generate_and_compare(ending, ranks, &dir, &single, limit, &[]);
         let _ = std::fs::remove_dir_all(dir);
     }
 }
 
 /// Runs `cluster tb ENDING` on `ranks` ranks in `dir` and checks the file against the one in
 /// `single`, and the report: every rank joined and gave its memory, the exchanges were counted.
-fn generate_and_compare(ending: &str, ranks: usize, dir: &Path, single: &Path, limit: Duration) {
-    let out = output_within(
-        mpirun(ranks, &["cluster", "tb", ending, "--dir", dir.to_str().unwrap(), "--threads", "1"]),
-        limit,
-    );
+/// Returns the report.
+fn generate_and_compare(
+    ending: &str,
+    ranks: usize,
+    dir: &Path,
+    single: &Path,
+    limit: Duration,
+    extra: &[&str],
+) -> String {
+    let mut args = vec!["cluster", "tb", ending, "--dir", dir.to_str().unwrap(), "--threads", "1"];
+    args.extend(extra);
+    let out = output_within(mpirun(ranks, &args), limit);
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert!(out.status.success(), "{ranks} ranks: {stderr}");
     let written = std::fs::read(dir.join(format!("{ending}.btb"))).expect("rank 0 wrote the table");
@@ -82,6 +90,7 @@ fn generate_and_compare(ending: &str, ranks: usize, dir: &Path, single: &Path, l
         assert!(stdout.contains(&format!("rank {rank}: slice of ")), "rank {rank}'s memory: {stdout}");
     }
     assert!(stdout.contains("exchanged: ") && stdout.contains("wall time"), "{stdout}");
+    stdout
 }
 
 #[test]
@@ -95,7 +104,7 @@ fn krkn_at_two_and_four_ranks_equals_tb_gen() {
 fn a_five_man_table_at_more_rank_counts_equals_tb_gen() {
     // The cheapest five-man tables are pawnless (121,110,528 indices per side); three like
     // men make most indices non-canonical, which initialisation skips at once. Four ranks are
-    // covered by the rerun in `a_killed_rank_ends_the_job_and_a_rerun_writes_tb_gens_file`;
+    // covered by `a_killed_rank_ends_the_job_and_a_rerun_resumes_from_the_last_checkpoint`;
     // this test adds the rank counts in BASTION_MPI_TB_FIVE_MAN_RANKS (default 2). A run is
     // minutes on two cores: CI (scripts/ci-mpi.sh) sets it empty to keep its whole run within
     // budget.
@@ -108,7 +117,9 @@ fn a_five_man_table_at_more_rank_counts_equals_tb_gen() {
         Err(_) => vec![2],
     };
     if ranks.is_empty() {
-        eprintln!("BASTION_MPI_TB_FIVE_MAN_RANKS is empty: KRRRK is checked at 4 ranks only, by the killed-run test");
+        eprintln!(
+            "BASTION_MPI_TB_FIVE_MAN_RANKS is empty: KRRRK is checked at 4 ranks only, by the killed and resumed run"
+        );
     }
     check_identical("KRRRK", &ranks, Duration::from_secs(900));
 }
@@ -127,16 +138,17 @@ fn a_missing_sub_table_is_one_clear_error_from_rank_zero() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// Starts `cluster tb KRRRK` on 3 ranks in `dir` and returns the job, its stderr lines and
-/// rank 1's pid once every rank has joined.
-fn start_job(dir: &Path, extra: &[&str]) -> (std::process::Child, mpsc::Receiver<String>, u32) {
+/// Starts `cluster tb KRRRK` on `ranks` ranks in `dir` and returns the job, its stderr lines
+/// and rank 1's pid once every rank has joined.
+fn start_job(dir: &Path, ranks: usize, extra: &[&str]) -> (std::process::Child, mpsc::Receiver<String>, u32) {
     let mut args = vec!["cluster", "tb", "KRRRK", "--dir", dir.to_str().unwrap(), "--threads", "1"];
     args.extend(extra);
-    let (job, rx) = spawn_watched(mpirun(3, &args));
+    let (job, rx) = spawn_watched(mpirun(ranks, &args));
+    let joined = format!("rank 1 of {ranks}: pid ");
     let mut pid = None;
     while pid.is_none() {
         let line = rx.recv_timeout(Duration::from_secs(120)).expect("rank 0 names rank 1");
-        if let Some(rest) = line.strip_prefix("rank 1 of 3: pid ") {
+        if let Some(rest) = line.strip_prefix(joined.as_str()) {
             pid = rest.split_whitespace().next().and_then(|p| p.parse().ok());
         }
     }
@@ -175,19 +187,42 @@ fn wait_for_line(mut job: std::process::Child, rx: &mpsc::Receiver<String>, need
     seen.join("\n")
 }
 
+/// The checkpoint files of `dir`, by rank (`KRRRK.btb.r1of3.L12.ckpt` is rank 1's).
+fn checkpoints_by_rank(dir: &Path, ranks: usize) -> Vec<usize> {
+    let mut count = vec![0; ranks];
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap_or_default();
+        for (rank, n) in count.iter_mut().enumerate() {
+            if name.ends_with(".ckpt") && name.contains(&format!(".r{rank}of{ranks}.L")) {
+                *n += 1;
+            }
+        }
+    }
+    count
+}
+
 #[test]
 #[ignore = "needs mpirun and BASTION_MPI_BIN (a bastion built with --features mpi); run by scripts/ci-mpi.sh"]
-fn a_killed_rank_ends_the_job_and_a_rerun_writes_tb_gens_file() {
+fn a_killed_rank_ends_the_job_and_a_rerun_resumes_from_the_last_checkpoint() {
+    // Four ranks: the five-man table at 4 ranks is compared with tb gen's here (its levels
+    // before the checkpoint run in the killed job, the others in the rerun).
     let single = single_process("KRRRK");
     let dir = sub_tables_only(&single, "KRRRK", "killed");
-    let (job, rx, pid) = start_job(&dir, &[]);
+    let (job, rx, pid) = start_job(&dir, 4, &["--checkpoint-every", "1s"]);
+    // Once every rank has written a checkpoint, they share a complete level.
+    let since = Instant::now();
+    while checkpoints_by_rank(&dir, 4).contains(&0) {
+        assert!(since.elapsed() < Duration::from_secs(300), "no checkpoint from every rank");
+        thread::sleep(Duration::from_millis(100));
+    }
     assert!(Command::new("kill").args(["-9", &pid.to_string()]).status().unwrap().success());
     let err = wait_for_line(job, &rx, "error: stopped from outside while generating KRRRK", Duration::from_secs(120));
     assert!(err.contains("error: stopped from outside while generating KRRRK"), "{err}");
     assert!(err.contains("run the command again"), "{err}");
     assert!(!dir.join("KRRRK.btb").exists(), "no file from an unfinished run");
-    // A rerun, here on 4 ranks, generates the table from the start: the same bytes as tb gen.
-    generate_and_compare("KRRRK", 4, &dir, &single, Duration::from_secs(900));
+    let report = generate_and_compare("KRRRK", 4, &dir, &single, Duration::from_secs(900), &[]);
+    assert!(report.contains("resumed from the checkpoint at level"), "{report}");
+    assert_eq!(checkpoints_by_rank(&dir, 4), vec![0; 4], "the checkpoints are removed with the table written");
     let _ = std::fs::remove_dir_all(dir);
 }
 
@@ -196,7 +231,7 @@ fn a_killed_rank_ends_the_job_and_a_rerun_writes_tb_gens_file() {
 fn a_hung_rank_is_found_by_rank_zero_after_the_rank_timeout() {
     let single = single_process("KRRRK");
     let dir = sub_tables_only(&single, "KRRRK", "hung");
-    let (job, rx, pid) = start_job(&dir, &["--rank-timeout", "3s"]);
+    let (job, rx, pid) = start_job(&dir, 3, &["--rank-timeout", "3s"]);
     // A stopped process neither dies nor answers: only the exchange's timeout can tell.
     assert!(Command::new("kill").args(["-STOP", &pid.to_string()]).status().unwrap().success());
     let err = wait_for_line(job, &rx, "the exchange between the ranks got no answer for", Duration::from_secs(120));

@@ -1,10 +1,13 @@
 //! Building tables into a directory: sub-endings first, finished files
 //! skipped, every file written atomically, so an interrupted run restarted
-//! with the same arguments ends with byte-identical files.
+//! with the same arguments ends with byte-identical files. A long generation
+//! leaves checkpoints between its levels ([`CheckpointPlan`]), and a rerun
+//! goes on from the latest instead of starting the table again.
 
 use crate::error::TbError;
+use crate::exchange::{SliceLimits, Solo};
 use crate::format::{write_table, TableFile};
-use crate::gen::generate_in;
+use crate::gen::{generate_checkpointed, CheckpointPlan, GenReport};
 use crate::material::{dependency_order, Material};
 use crate::metric::Metric;
 use crate::table::{TableData, TableSet};
@@ -13,7 +16,11 @@ use serde::Serialize;
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
+
+/// How often a generation leaves a checkpoint unless told otherwise: a five-man table's
+/// checkpoint is up to a few gigabytes, written in seconds.
+pub const DEFAULT_CHECKPOINT_EVERY: Duration = Duration::from_secs(300);
 
 /// What happened to one ending.
 #[derive(Clone, Debug, Serialize)]
@@ -170,13 +177,26 @@ pub fn build_metric(
     dir: &Path,
     metric: Metric,
     show_progress: bool,
+    on_done: impl FnMut(&BuildRecord),
+) -> Result<Vec<BuildRecord>, TbError> {
+    build_metric_with(targets, dir, metric, show_progress, DEFAULT_CHECKPOINT_EVERY, on_done)
+}
+
+/// As [`build_metric`], with a checkpoint at most every `checkpoint_every` of a
+/// generation (in `dir`, removed once the table is written).
+pub fn build_metric_with(
+    targets: &[Material],
+    dir: &Path,
+    metric: Metric,
+    show_progress: bool,
+    checkpoint_every: Duration,
     mut on_done: impl FnMut(&BuildRecord),
 ) -> Result<Vec<BuildRecord>, TbError> {
     let mut out = Vec::new();
     if metric == Metric::Dtz {
-        out = build_one_metric(targets, dir, Metric::Dtm, show_progress, &mut on_done)?;
+        out = build_one_metric(targets, dir, Metric::Dtm, show_progress, checkpoint_every, &mut on_done)?;
     }
-    out.extend(build_one_metric(targets, dir, metric, show_progress, &mut on_done)?);
+    out.extend(build_one_metric(targets, dir, metric, show_progress, checkpoint_every, &mut on_done)?);
     Ok(out)
 }
 
@@ -187,6 +207,7 @@ fn build_one_metric(
     dir: &Path,
     metric: Metric,
     show_progress: bool,
+    checkpoint_every: Duration,
     on_done: &mut dyn FnMut(&BuildRecord),
 ) -> Result<Vec<BuildRecord>, TbError> {
     let mut loader = Loader::for_exits(dir, metric);
@@ -214,11 +235,19 @@ fn build_one_metric(
         }
         let pb = progress_bar(show_progress, &m.name());
         let start = Instant::now();
-        let (table, report) = generate_in(&m, metric, &subs, &pb);
+        let plan = CheckpointPlan { dir: dir.to_path_buf(), stem: metric.file_name(&m), every: checkpoint_every };
+        let outcome = generate_checkpointed(&m, metric, &subs, &pb, &mut Solo, SliceLimits::default(), Some(&plan))
+            .expect("one slice exchanges nothing");
+        if let (Some(level), true) = (outcome.resumed_at, show_progress) {
+            eprintln!("{}: resumed from the checkpoint at level {level}", m.name());
+        }
+        let report = GenReport::of(&outcome);
+        let table = outcome.table.expect("the only slice is slice 0");
         let seconds = start.elapsed().as_secs_f64();
         pb.finish_and_clear();
         drop(subs);
         let written = write_table(dir, &table)?;
+        plan.remove_all();
         let file_bytes = std::fs::metadata(&written).map(|md| md.len()).unwrap_or(0);
         let rec = BuildRecord {
             ending: m.name(),

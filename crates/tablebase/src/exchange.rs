@@ -150,6 +150,8 @@ pub struct SliceOutcome {
     /// Per level, the updates between slices (summed over the slices on slice 0; this slice's
     /// own elsewhere).
     pub traffic: Vec<LevelTraffic>,
+    /// The level whose checkpoint the run resumed from, when it did.
+    pub resumed_at: Option<u16>,
 }
 
 /// How much a slice does between two meetings with the others (several slices only).

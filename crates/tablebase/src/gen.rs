@@ -37,6 +37,10 @@
 //! predecessors that fall in another slice's part are sent there once a level.
 //! A level's updates are all of one kind, so the result is the same again.
 
+mod checkpoint;
+
+pub use checkpoint::CheckpointPlan;
+
 use crate::exchange::{slice_start, Exchange, ExchangeError, LevelTraffic, SliceLimits, SliceOutcome, Solo};
 use crate::index::Indexer;
 use crate::material::Material;
@@ -44,10 +48,12 @@ use crate::metric::Metric;
 use crate::table::{Codes, TableData, TableSet};
 use crate::value::{Dtm, DRAW, ILLEGAL};
 use bastion_core::{attacks, Bitboard, Color, Move, Position, Role, Square};
+use checkpoint::{Restored, SliceId, StateRef};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
+use std::time::Instant;
 
 const EP_FLAG: u64 = 1 << 63;
 /// More than the moves (or un-moves) inside a five-man ending can number
@@ -173,13 +179,20 @@ pub fn generate_in(
 ) -> (TableData, GenReport) {
     let outcome = generate_sliced(material, metric, exit_tables, progress, &mut Solo, SliceLimits::default())
         .expect("one slice exchanges nothing");
-    let report = GenReport {
-        size: outcome.size,
-        levels: outcome.levels,
-        work_bytes: outcome.slice_bytes,
-        ep_nodes: outcome.ep_nodes,
-    };
+    let report = GenReport::of(&outcome);
     (outcome.table.expect("the only slice is slice 0"), report)
+}
+
+impl GenReport {
+    /// The statistics of a one-slice run.
+    pub fn of(outcome: &SliceOutcome) -> GenReport {
+        GenReport {
+            size: outcome.size,
+            levels: outcome.levels,
+            work_bytes: outcome.slice_bytes,
+            ep_nodes: outcome.ep_nodes,
+        }
+    }
 }
 
 /// Generates one slice of `material`'s table in `metric`, exchanging updates through `comm`
@@ -194,6 +207,22 @@ pub fn generate_sliced(
     comm: &mut dyn Exchange,
     limits: SliceLimits,
 ) -> Result<SliceOutcome, ExchangeError> {
+    generate_checkpointed(material, metric, exit_tables, progress, comm, limits, None)
+}
+
+/// As [`generate_sliced`], leaving checkpoints as `plan` says and resuming from the latest
+/// level every slice has one of (see [`CheckpointPlan`]): a run that was stopped goes on
+/// where it was, and the table is the same. The checkpoint files stay when the generation
+/// ends: the caller removes them ([`CheckpointPlan::remove_all`]) once the table is written.
+pub fn generate_checkpointed(
+    material: &Material,
+    metric: Metric,
+    exit_tables: &TableSet,
+    progress: &ProgressBar,
+    comm: &mut dyn Exchange,
+    limits: SliceLimits,
+    plan: Option<&CheckpointPlan>,
+) -> Result<SliceOutcome, ExchangeError> {
     assert!(metric != Metric::Dtm || exit_tables.metric() == Metric::Dtm, "DTM exits need DTM sub-tables");
     assert!(
         metric != Metric::Dtz || !material.has_pawns() || exit_tables.contains(material),
@@ -205,96 +234,58 @@ pub fn generate_sliced(
     let bounds: Vec<u64> = (0..=ranks).map(|r| slice_start(size, ranks, r)).collect();
     let (lo, hi) = (bounds[comm.rank()], bounds[comm.rank() + 1]);
     let n = (hi - lo) as usize;
-    let mk = |_| (0..n).map(|_| AtomicU16::new(DRAW)).collect::<Vec<_>>();
-    let mut g = Gen {
-        ix: &ix,
-        metric,
-        lo,
-        hi,
-        bounds: &bounds,
-        values: [mk(0), mk(1)],
-        counters: [(0..n).map(|_| AtomicU8::new(0)).collect(), (0..n).map(|_| AtomicU8::new(0)).collect()],
-        exits: [mk(0), mk(1)],
-        ep_nodes: Vec::new(),
-        ep_by_pos: HashMap::new(),
+    let id = SliceId { rank: comm.rank(), ranks, size, lo, hi };
+    let restored = match plan {
+        Some(plan) => resume(plan, id, comm, progress)?,
+        None => None,
     };
-
-    // ---- initialisation ----
+    let resumed_at = restored.as_ref().map(|r| r.state.level);
+    let mk = |_| (0..n).map(|_| AtomicU16::new(DRAW)).collect::<Vec<_>>();
+    let (mut g, mut frontier, mut later, mut level, mut traffic) = match restored {
+        Some(r) => (
+            Gen {
+                ix: &ix,
+                metric,
+                lo,
+                hi,
+                bounds: &bounds,
+                values: r.values,
+                counters: r.counters,
+                exits: r.exits,
+                ep_nodes: r.ep_nodes,
+                ep_by_pos: r.ep_by_pos,
+            },
+            r.state.frontier,
+            r.state.later,
+            r.state.level,
+            r.state.traffic,
+        ),
+        None => (
+            Gen {
+                ix: &ix,
+                metric,
+                lo,
+                hi,
+                bounds: &bounds,
+                values: [mk(0), mk(1)],
+                counters: [(0..n).map(|_| AtomicU8::new(0)).collect(), (0..n).map(|_| AtomicU8::new(0)).collect()],
+                exits: [mk(0), mk(1)],
+                ep_nodes: Vec::new(),
+                ep_by_pos: HashMap::new(),
+            },
+            Vec::new(),
+            BTreeMap::new(),
+            0,
+            Vec::new(),
+        ),
+    };
     progress.set_length(2 * n as u64);
-    let mut frontier = Vec::new();
-    let mut later: BTreeMap<u16, Vec<u64>> = BTreeMap::new();
-    let mut ep_inits: Vec<(Color, u64, Position)> = Vec::new();
-    const CHUNK: usize = 1 << 14;
-    // Several slices meet between parts of the initialisation, so that a slice that has died
-    // or hangs is noticed within a part's time (all slices run the same number of parts).
-    let part_len = if ranks == 1 { n.max(1) } else { limits.init_part.max(1) };
-    let longest = (0..ranks).map(|r| (bounds[r + 1] - bounds[r]) as usize).max().unwrap_or(0);
-    for side in Color::ALL {
-        for part in 0..longest.div_ceil(part_len).max(1) {
-            let (first, last) = ((part * part_len).min(n), ((part + 1) * part_len).min(n));
-            let parts: Vec<InitPart> = (first..last)
-                .step_by(CHUNK)
-                .collect::<Vec<_>>()
-                .into_par_iter()
-                .map(|c| {
-                    let mut mates = Vec::new();
-                    let mut sched = Vec::new();
-                    let mut eps = Vec::new();
-                    let end = (c + CHUNK).min(last);
-                    for i in c..end {
-                        g.init_one(side, lo + i as u64, exit_tables, &mut mates, &mut sched, &mut eps);
-                    }
-                    progress.inc((end - c) as u64);
-                    (mates, sched, eps)
-                })
-                .collect();
-            for (m, s, e) in parts {
-                frontier.extend(m);
-                for (lvl, nd) in s {
-                    later.entry(lvl).or_default().push(nd);
-                }
-                ep_inits.extend(e);
-            }
-            if ranks > 1 {
-                comm.all_to_all(vec![Vec::new(); ranks])?;
-            }
-        }
-    }
-    // En-passant nodes: value their captures. A node belongs to the slice of its stored
-    // position, whose taking back decides it: (double-stepping position, exit code, stored
-    // position) go there.
-    let mut ep_records = vec![Vec::new(); ranks];
-    for (q_side, q_idx, qep) in ep_inits {
-        let mut best: Option<Dtm> = None;
-        for &m in qep.legal_moves().iter().filter(|m| m.is_en_passant()) {
-            let v = metric
-                .exit_value(exit_tables.probe(&qep.play(m)).ok().flatten().expect("sub-table for en-passant capture"));
-            if best.is_none_or(|b| v.better(b).is_gt()) {
-                best = Some(v);
-            }
-        }
-        let best = best.expect("an en-passant node has an en-passant capture");
-        let stored = ix.index_of(&qep).expect("position after a double step is indexable");
-        ep_records[owner(&bounds, stored)].extend([
-            node(q_side, q_idx),
-            u64::from(best.code() + 1),
-            node(qep.side_to_move(), stored),
-        ]);
-    }
-    let ep_records = if ranks == 1 { ep_records } else { comm.all_to_all(ep_records)? };
-    for rec in ep_records.iter().flat_map(|words| words.chunks_exact(3)) {
-        let (q, exit, stored) = (rec[0], rec[1] as u16, rec[2]);
-        let id = g.ep_nodes.len() as u32;
-        if let Some(Dtm::Win(d)) = exit_dtm(exit) {
-            later.entry(d).or_default().push(EP_FLAG | id as u64);
-        }
-        g.ep_nodes.push(EpNode { q_side: side_of(q), q_idx: q & IDX_MASK, exit, value: AtomicU16::new(DRAW) });
-        g.ep_by_pos.entry(stored).or_default().push(id);
+    if resumed_at.is_none() {
+        initialise(&mut g, exit_tables, progress, comm, limits, &mut frontier, &mut later)?;
     }
 
     // ---- levels ----
-    let mut level: u16 = 0;
-    let mut traffic = Vec::new();
+    let mut last_checkpoint = Instant::now();
     progress.set_position(0);
     loop {
         if let Some(list) = later.remove(&level) {
@@ -305,21 +296,38 @@ pub fn generate_sliced(
             }
         }
         let idle = frontier.is_empty() && later.is_empty();
+        // Slice 0's clock says when a checkpoint is due, so that all slices take it at the
+        // same level (never at the level just resumed from: that one is on disk).
+        let due_here = plan.is_some_and(|p| last_checkpoint.elapsed() >= p.every) && resumed_at != Some(level);
         // Slices agree on going on and on how many batches the level takes (the longest
         // frontier's): updates are exchanged after each batch, which bounds their buffers.
-        let (go_on, batches, batch) = if ranks == 1 {
-            (!idle, 1, frontier.len().max(1))
+        let (go_on, batches, batch, due) = if ranks == 1 {
+            (!idle, 1, frontier.len().max(1), due_here)
         } else {
-            let all = comm.all_to_all(vec![vec![u64::from(!idle), frontier.len() as u64]; ranks])?;
+            let all =
+                comm.all_to_all(vec![vec![u64::from(!idle), frontier.len() as u64, u64::from(due_here)]; ranks])?;
             let longest = all.iter().filter_map(|w| w.get(1)).copied().max().unwrap_or(0) as usize;
             (
                 all.iter().any(|w| w.first() == Some(&1)),
                 longest.div_ceil(limits.frontier_batch.max(1)).max(1),
                 limits.frontier_batch.max(1),
+                all.first().and_then(|w| w.get(2)) == Some(&1),
             )
         };
         if !go_on {
             break;
+        }
+        if let (true, Some(plan)) = (due, plan) {
+            let state = StateRef { level, frontier: &frontier, later: &later, traffic: &traffic };
+            let saved = checkpoint::save(plan, id, &g, state);
+            if let Err(e) = &saved {
+                progress.println(format!("warning: checkpoint at level {level} not written: {e}"));
+            }
+            // The previous level's files go only once every slice has the new one.
+            if comm.sum(u64::from(saved.is_err()))? == 0 {
+                plan.remove_others(id.rank, ranks, level);
+            }
+            last_checkpoint = Instant::now();
         }
         comm.at_level(level);
         progress.set_message(format!("level {level}: {} positions", frontier.len()));
@@ -394,7 +402,118 @@ pub fn generate_sliced(
         });
         (table, ep_nodes, traffic)
     };
-    Ok(SliceOutcome { table, size, levels: level, ep_nodes, slice_bytes, slice_indices: n as u64, traffic })
+    Ok(SliceOutcome { table, size, levels: level, ep_nodes, slice_bytes, slice_indices: n as u64, traffic, resumed_at })
+}
+
+/// Initialisation of `g`'s slice (see the module's notes): mates into `frontier`, exit wins
+/// and en-passant nodes' wins into `later`, en-passant nodes sent to their stored positions'
+/// slices.
+fn initialise(
+    g: &mut Gen<'_>,
+    exit_tables: &TableSet,
+    progress: &ProgressBar,
+    comm: &mut dyn Exchange,
+    limits: SliceLimits,
+    frontier: &mut Vec<u64>,
+    later: &mut BTreeMap<u16, Vec<u64>>,
+) -> Result<(), ExchangeError> {
+    let ranks = comm.ranks();
+    let (ix, metric, lo, bounds) = (g.ix, g.metric, g.lo, g.bounds);
+    let n = (g.hi - g.lo) as usize;
+    let mut ep_inits: Vec<(Color, u64, Position)> = Vec::new();
+    const CHUNK: usize = 1 << 14;
+    // Several slices meet between parts of the initialisation, so that a slice that has died
+    // or hangs is noticed within a part's time (all slices run the same number of parts).
+    let part_len = if ranks == 1 { n.max(1) } else { limits.init_part.max(1) };
+    let longest = (0..ranks).map(|r| (bounds[r + 1] - bounds[r]) as usize).max().unwrap_or(0);
+    for side in Color::ALL {
+        for part in 0..longest.div_ceil(part_len).max(1) {
+            let (first, last) = ((part * part_len).min(n), ((part + 1) * part_len).min(n));
+            let parts: Vec<InitPart> = (first..last)
+                .step_by(CHUNK)
+                .collect::<Vec<_>>()
+                .into_par_iter()
+                .map(|c| {
+                    let mut mates = Vec::new();
+                    let mut sched = Vec::new();
+                    let mut eps = Vec::new();
+                    let end = (c + CHUNK).min(last);
+                    for i in c..end {
+                        g.init_one(side, lo + i as u64, exit_tables, &mut mates, &mut sched, &mut eps);
+                    }
+                    progress.inc((end - c) as u64);
+                    (mates, sched, eps)
+                })
+                .collect();
+            for (m, s, e) in parts {
+                frontier.extend(m);
+                for (lvl, nd) in s {
+                    later.entry(lvl).or_default().push(nd);
+                }
+                ep_inits.extend(e);
+            }
+            if ranks > 1 {
+                comm.all_to_all(vec![Vec::new(); ranks])?;
+            }
+        }
+    }
+    // En-passant nodes: value their captures. A node belongs to the slice of its stored
+    // position, whose taking back decides it: (double-stepping position, exit code, stored
+    // position) go there.
+    let mut ep_records = vec![Vec::new(); ranks];
+    for (q_side, q_idx, qep) in ep_inits {
+        let mut best: Option<Dtm> = None;
+        for &m in qep.legal_moves().iter().filter(|m| m.is_en_passant()) {
+            let v = metric
+                .exit_value(exit_tables.probe(&qep.play(m)).ok().flatten().expect("sub-table for en-passant capture"));
+            if best.is_none_or(|b| v.better(b).is_gt()) {
+                best = Some(v);
+            }
+        }
+        let best = best.expect("an en-passant node has an en-passant capture");
+        let stored = ix.index_of(&qep).expect("position after a double step is indexable");
+        ep_records[owner(bounds, stored)].extend([
+            node(q_side, q_idx),
+            u64::from(best.code() + 1),
+            node(qep.side_to_move(), stored),
+        ]);
+    }
+    let ep_records = if ranks == 1 { ep_records } else { comm.all_to_all(ep_records)? };
+    for rec in ep_records.iter().flat_map(|words| words.chunks_exact(3)) {
+        let (q, exit, stored) = (rec[0], rec[1] as u16, rec[2]);
+        let id = g.ep_nodes.len() as u32;
+        if let Some(Dtm::Win(d)) = exit_dtm(exit) {
+            later.entry(d).or_default().push(EP_FLAG | id as u64);
+        }
+        g.ep_nodes.push(EpNode { q_side: side_of(q), q_idx: q & IDX_MASK, exit, value: AtomicU16::new(DRAW) });
+        g.ep_by_pos.entry(stored).or_default().push(id);
+    }
+
+    Ok(())
+}
+
+/// The checkpoint to resume from: the latest level every slice has a file of, read back by
+/// every slice; `None` (start from the beginning) when there is none or one slice cannot
+/// read its file.
+fn resume(
+    plan: &CheckpointPlan,
+    id: SliceId,
+    comm: &mut dyn Exchange,
+    progress: &ProgressBar,
+) -> Result<Option<Restored>, ExchangeError> {
+    let mine: Vec<u64> = plan.levels_on_disk(id.rank, id.ranks).into_iter().map(u64::from).collect();
+    let all = comm.all_to_all(vec![mine.clone(); id.ranks])?;
+    let Some(level) = mine.iter().copied().filter(|l| all.iter().all(|o| o.contains(l))).max() else {
+        return Ok(None);
+    };
+    let loaded = checkpoint::load(plan, id, level as u16);
+    if let Err(e) = &loaded {
+        progress.println(format!("warning: checkpoint not read, starting from the beginning: {e}"));
+    }
+    if comm.sum(u64::from(loaded.is_err()))? > 0 {
+        return Ok(None);
+    }
+    Ok(loaded.ok())
 }
 
 /// The slice that holds index `idx` (`bounds`: every slice's first index, then the size).

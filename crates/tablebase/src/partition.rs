@@ -23,13 +23,13 @@ pub use crate::exchange::{
     local_exchanges, slice_start, Exchange, ExchangeError, LevelTraffic, LocalExchange, SliceLimits, SliceOutcome, Solo,
 };
 use crate::format::{write_table, TableFile};
-pub use crate::gen::generate_sliced;
+pub use crate::gen::{generate_checkpointed, generate_sliced, CheckpointPlan};
 use crate::material::Material;
 use crate::metric::Metric;
 use crate::table::{Codes, TableData, TableSet};
 use indicatif::ProgressBar;
 use std::path::Path;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// One rank's working memory, as slice 0 prints it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -56,6 +56,8 @@ pub struct SlicedBuild {
     pub ranks: usize,
     /// Levels run.
     pub levels: u16,
+    /// The level whose checkpoint the run resumed from, when it did.
+    pub resumed_at: Option<u16>,
     /// Every rank's memory.
     pub memory: Vec<RankMemory>,
     /// Updates exchanged per level, all ranks together.
@@ -103,25 +105,33 @@ fn load_exit_tables(material: &Material, dir: &Path, metric: Metric) -> Result<(
 /// Every slice's part of a distributed `tb gen`: loads the sub-tables of `material` from `dir`
 /// (all of them must be there), generates this slice, and on slice 0 writes the table to `dir`
 /// atomically, as `bastion tb gen` would have written it. A complete file already there (as
-/// slice 0 sees it) is kept: the whole job skips it. Returns the report on slice 0, `None`
-/// elsewhere.
+/// slice 0 sees it) is kept: the whole job skips it. Each slice leaves a checkpoint in `dir`
+/// at most every `checkpoint_every`; a rerun on as many slices resumes from the latest one
+/// all slices have, and slice 0 removes them once the table is written. Returns the report
+/// on slice 0, `None` elsewhere.
 pub fn build_sliced(
     material: &Material,
     dir: &Path,
     metric: Metric,
+    checkpoint_every: Duration,
     progress: &ProgressBar,
     comm: &mut dyn Exchange,
 ) -> Result<Option<SlicedBuild>, SliceError> {
     let root = comm.rank() == 0;
     let ranks = comm.ranks();
+    let plan = CheckpointPlan { dir: dir.to_path_buf(), stem: metric.file_name(material), every: checkpoint_every };
     // Slice 0 decides whether the file is already complete; the others follow.
     let existing = if root { TableFile::open_metric(&dir.join(metric.file_name(material)), metric).ok() } else { None };
     if comm.broadcast(u64::from(existing.is_some()))? == 1 {
+        if root {
+            plan.remove_all();
+        }
         let record = existing.map(|f| BuildRecord::skipped(material, metric, &f));
         return Ok(record.map(|record| SlicedBuild {
             record,
             ranks,
             levels: 0,
+            resumed_at: None,
             memory: Vec::new(),
             traffic: Vec::new(),
         }));
@@ -138,13 +148,15 @@ pub fn build_sliced(
         Ok(loaded) => loaded,
     };
     let start = Instant::now();
-    let outcome = generate_sliced(material, metric, &exit_tables, progress, comm, SliceLimits::default())?;
+    let outcome =
+        generate_checkpointed(material, metric, &exit_tables, progress, comm, SliceLimits::default(), Some(&plan))?;
     let seconds = start.elapsed().as_secs_f64();
     drop(exit_tables);
     let mine = [outcome.slice_indices, outcome.slice_bytes, sub_bytes, peak_rss_bytes().unwrap_or(0)];
     let gathered = comm.gather(mine.to_vec())?;
     let Some(table) = outcome.table else { return Ok(None) };
     let written = write_table(dir, &table)?;
+    plan.remove_all();
     let file_bytes = std::fs::metadata(&written).map(|md| md.len()).unwrap_or(0);
     let memory = gathered
         .iter()
@@ -168,5 +180,12 @@ pub fn build_sliced(
         work_bytes: outcome.slice_bytes,
         peak_rss_bytes: peak_rss_bytes(),
     };
-    Ok(Some(SlicedBuild { record, ranks, levels: outcome.levels, memory, traffic: outcome.traffic }))
+    Ok(Some(SlicedBuild {
+        record,
+        ranks,
+        levels: outcome.levels,
+        resumed_at: outcome.resumed_at,
+        memory,
+        traffic: outcome.traffic,
+    }))
 }

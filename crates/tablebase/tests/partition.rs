@@ -2,7 +2,7 @@
 //! the same file, byte for byte, as the single-process generator; so does the directory-level
 //! build that `bastion cluster tb` runs on every rank.
 
-use bastion_tablebase::driver::build;
+use bastion_tablebase::driver::{build, DEFAULT_CHECKPOINT_EVERY};
 use bastion_tablebase::format::encode_table;
 use bastion_tablebase::gen::{generate_all_into, generate_in};
 use bastion_tablebase::partition::{
@@ -127,7 +127,9 @@ fn build_sliced_writes_the_file_of_tb_gen_and_reports_every_rank() {
                 .into_iter()
                 .map(|mut ex| {
                     let m = &m;
-                    s.spawn(move || build_sliced(m, dir, Metric::Dtm, &ProgressBar::hidden(), &mut ex))
+                    s.spawn(move || {
+                        build_sliced(m, dir, Metric::Dtm, DEFAULT_CHECKPOINT_EVERY, &ProgressBar::hidden(), &mut ex)
+                    })
                 })
                 .collect();
             handles.into_iter().map(|h| h.join().unwrap()).collect::<Vec<_>>()

@@ -113,6 +113,11 @@ struct ClusterTbArgs {
     /// An exchange between the ranks that has not completed after this long ends the job.
     #[arg(long, default_value = "120s")]
     rank_timeout: String,
+    /// Every rank leaves a checkpoint of its slice in --dir at most this often (between two
+    /// levels; 0: before every level); a rerun on as many ranks goes on from the latest one all
+    /// ranks have. Removed once the table is written.
+    #[arg(long, default_value = "300s")]
+    checkpoint_every: String,
     /// Print the report as one JSON document.
     #[arg(long)]
     json: bool,
@@ -287,10 +292,11 @@ fn run_tb(args: ClusterTbArgs) -> Result<()> {
             anyhow::bail!("endings of more than five men are not supported");
         }
         let rank_timeout = parse_duration(&args.rank_timeout).context("--rank-timeout")?;
+        let every = bastion_core::duration::parse_duration(&args.checkpoint_every).context("--checkpoint-every")?;
         let threads = use_threads_globally(args.threads).map_err(anyhow::Error::msg).context("--threads")?;
-        Ok((material, rank_timeout, threads))
+        Ok((material, rank_timeout, every, threads))
     })();
-    let (material, rank_timeout, threads) = match setup {
+    let (material, rank_timeout, every, threads) = match setup {
         Ok(ready) => ready,
         Err(e) if root => return Err(e),
         Err(_) => return Ok(()),
@@ -314,7 +320,7 @@ fn run_tb(args: ClusterTbArgs) -> Result<()> {
     }
     let start = std::time::Instant::now();
     let progress = progress_bar(root && !args.json, &name);
-    let built = build_sliced(&material, &args.dir, args.metric, &progress, &mut exchange);
+    let built = build_sliced(&material, &args.dir, args.metric, every, &progress, &mut exchange);
     progress.finish_and_clear();
     match built {
         Ok(Some(build)) if args.json => {

@@ -3,7 +3,7 @@
 use crate::plural::count;
 use anyhow::{bail, Context, Result};
 use bastion_core::Position;
-use bastion_tablebase::driver::{self, build_metric, peak_rss_bytes, progress_bar, BuildRecord, Loader};
+use bastion_tablebase::driver::{self, build_metric_with, peak_rss_bytes, progress_bar, BuildRecord, Loader};
 use bastion_tablebase::format::TableFile;
 use bastion_tablebase::report::{GenReport, ProbeError, ProbeReport};
 use bastion_tablebase::{stats, verify, Bitbase, Material, Metric, Tablebases};
@@ -53,6 +53,11 @@ struct GenArgs {
     /// Worker threads (default: all cores).
     #[arg(long)]
     threads: Option<usize>,
+    /// Leave a checkpoint in --dir at most this often while a table is generated (between
+    /// two levels; 0: before every level); a rerun goes on from the latest. Removed once the table
+    /// is written.
+    #[arg(long, default_value = "300s")]
+    checkpoint_every: String,
     /// What the tables count: dtm (plies to mate, files KRKN.btb), dtc (plies to
     /// a capture, promotion or mate that keeps the win, files KRKN.dtc.btb) or dtz
     /// (plies to a capture, pawn move or mate that keeps the win, as Syzygy's DTZ
@@ -160,9 +165,10 @@ fn gen(a: GenArgs) -> Result<()> {
     if !a.json && a.metric != Metric::Dtm {
         println!("metric: {} ({} files)", a.metric.description(), a.metric.file_suffix());
     }
+    let every = bastion_core::duration::parse_duration(&a.checkpoint_every).context("--checkpoint-every")?;
     let start = std::time::Instant::now();
     let json = a.json;
-    let records = build_metric(&targets, &a.dir, a.metric, !json, |r: &BuildRecord| {
+    let records = build_metric_with(&targets, &a.dir, a.metric, !json, every, |r: &BuildRecord| {
         if !json {
             println!("{}", r.to_line());
         }
