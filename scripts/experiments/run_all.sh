@@ -5,7 +5,8 @@
 #
 # Usage: scripts/experiments/run_all.sh OUT_DIR [SECTION...]
 #   sections: ablation etc adc repetition solver krk fortress suites suites-time progressive
-#   wac-time (default: all but the last)
+#   wac-time openx (default: all but the last two; openx is three 200-game matches on both cores,
+#   half an hour, and wants a release BASTION)
 #   BASTION  engine binary (default target/debug/bastion)
 #   DATA     shared data (default ../shared/data)
 #   STOCKFISH, ETHEREAL  other engines (default /usr/games/stockfish, /usr/games/ethereal-chess)
@@ -117,6 +118,18 @@ for section in $sections; do
   wac-time)
     "$B" epd "$DATA/epd/wac.epd" --engine "$B uci" --time 5s --times 1,2 --threads 1 --hash 64 \
       --json > "$out/wac-5s.json" ;;
+  openx)
+    # Thesis §6.6: the control without a book, the book learned from each game, the book frozen.
+    common=(--tc 2+0.02 --repeat --concurrency 2 --resign-score 600 --resign-moves 3 --draw-score 10
+      --draw-moves 8 --draw-after 30 --max-moves 150 --games 200)
+    book=(--engine name=Bastion-book "cmd=$B" option.Hash=16 book="$out/learned.bin" bookdepth=16)
+    eth=(--engine name=Ethereal "cmd=$ETH" option.Hash=16)
+    rm -f "$out/learned.bin"
+    "$B" match --engine name=Bastion "cmd=$B" option.Hash=16 "${eth[@]}" "${common[@]}" \
+      --pgn "$out/openx-control.pgn" > "$out/openx-control.txt"
+    "$B" match "${book[@]}" "${eth[@]}" "${common[@]}" --pgn "$out/openx-learning.pgn" \
+      --learn-book "$out/learned.bin" --learn-engine Bastion-book --learn-depth 16 > "$out/openx-learning.txt"
+    "$B" match "${book[@]}" "${eth[@]}" "${common[@]}" --pgn "$out/openx-frozen.pgn" > "$out/openx-frozen.txt" ;;
   *) echo "unknown section $section" >&2; exit 2 ;;
   esac
   log "done $section (load: $(cut -d' ' -f1-3 /proc/loadavg))"
