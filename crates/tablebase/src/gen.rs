@@ -48,7 +48,7 @@ use crate::metric::Metric;
 use crate::table::{Codes, TableData, TableSet};
 use crate::value::{Dtm, DRAW, ILLEGAL};
 use bastion_core::{attacks, Bitboard, Color, Move, Position, Role, Square};
-use checkpoint::{Restored, SliceId, StateRef};
+use checkpoint::{LoopState, Restored, SliceId, StateRef};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};
@@ -240,45 +240,20 @@ pub fn generate_checkpointed(
         None => None,
     };
     let resumed_at = restored.as_ref().map(|r| r.state.level);
-    let mk = |_| (0..n).map(|_| AtomicU16::new(DRAW)).collect::<Vec<_>>();
-    let (mut g, mut frontier, mut later, mut level, mut traffic) = match restored {
-        Some(r) => (
-            Gen {
-                ix: &ix,
-                metric,
-                lo,
-                hi,
-                bounds: &bounds,
-                values: r.values,
-                counters: r.counters,
-                exits: r.exits,
-                ep_nodes: r.ep_nodes,
-                ep_by_pos: r.ep_by_pos,
-            },
-            r.state.frontier,
-            r.state.later,
-            r.state.level,
-            r.state.traffic,
-        ),
-        None => (
-            Gen {
-                ix: &ix,
-                metric,
-                lo,
-                hi,
-                bounds: &bounds,
-                values: [mk(0), mk(1)],
-                counters: [(0..n).map(|_| AtomicU8::new(0)).collect(), (0..n).map(|_| AtomicU8::new(0)).collect()],
-                exits: [mk(0), mk(1)],
-                ep_nodes: Vec::new(),
-                ep_by_pos: HashMap::new(),
-            },
-            Vec::new(),
-            BTreeMap::new(),
-            0,
-            Vec::new(),
-        ),
+    let r = restored.unwrap_or_else(|| Restored::fresh(n));
+    let mut g = Gen {
+        ix: &ix,
+        metric,
+        lo,
+        hi,
+        bounds: &bounds,
+        values: r.values,
+        counters: r.counters,
+        exits: r.exits,
+        ep_nodes: r.ep_nodes,
+        ep_by_pos: r.ep_by_pos,
     };
+    let LoopState { mut frontier, mut later, mut level, mut traffic } = r.state;
     progress.set_length(2 * n as u64);
     if resumed_at.is_none() {
         initialise(&mut g, exit_tables, progress, comm, limits, &mut frontier, &mut later)?;

@@ -14,6 +14,7 @@
 
 use super::{EpNode, Gen};
 use crate::exchange::LevelTraffic;
+use crate::value::DRAW;
 use bastion_core::Color;
 use std::collections::{BTreeMap, HashMap};
 use std::fs::File;
@@ -92,7 +93,8 @@ pub(crate) struct StateRef<'a> {
     pub traffic: &'a [LevelTraffic],
 }
 
-/// What a checkpoint restores: the slice's arrays and en-passant nodes, and the loop state.
+/// A slice's arrays, en-passant nodes and loop state: what a checkpoint restores, or
+/// ([`Restored::fresh`]) what a generation starts from.
 pub(crate) struct Restored {
     pub values: [Vec<AtomicU16>; 2],
     pub counters: [Vec<AtomicU8>; 2],
@@ -100,6 +102,23 @@ pub(crate) struct Restored {
     pub ep_nodes: Vec<EpNode>,
     pub ep_by_pos: HashMap<u64, Vec<u32>>,
     pub state: LoopState,
+}
+
+impl Restored {
+    /// The state of a slice of `n` indices before its initialisation: every position a draw,
+    /// no counters, exits or en-passant nodes, level 0.
+    pub(crate) fn fresh(n: usize) -> Restored {
+        let draws = || (0..n).map(|_| AtomicU16::new(DRAW)).collect::<Vec<_>>();
+        let zeros = || (0..n).map(|_| AtomicU8::new(0)).collect::<Vec<_>>();
+        Restored {
+            values: [draws(), draws()],
+            counters: [zeros(), zeros()],
+            exits: [draws(), draws()],
+            ep_nodes: Vec::new(),
+            ep_by_pos: HashMap::new(),
+            state: LoopState { level: 0, frontier: Vec::new(), later: BTreeMap::new(), traffic: Vec::new() },
+        }
+    }
 }
 
 /// The identity of a slice's checkpoint: a file is only read back by the same slice of the
