@@ -5,6 +5,8 @@
 //! * [`book`]: Polyglot opening books: keys, probing, writing, building
 //!   from PGN and learning from match results;
 //! * [`pgn`]: reading and writing PGN games;
+//! * [`rating`]: ratings of many players from their games (as Ordo computes
+//!   them), anchored to published ratings;
 //! * [`openings`]: opening sets from EPD or PGN files;
 //! * [`referee`]: plays one game between two UCI engines under the rules,
 //!   with time control, forfeits and adjudication;
@@ -18,6 +20,7 @@
 pub mod book;
 pub mod openings;
 pub mod pgn;
+pub mod rating;
 pub mod referee;
 pub mod stats;
 pub mod suite;

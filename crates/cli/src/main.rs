@@ -18,6 +18,8 @@ struct Cli {
 enum Command {
     /// Play a match between two UCI engines: Elo with error bars, SPRT, PGN, adjudication.
     Match(cmd::match_cmd::MatchArgs),
+    /// Ratings of every player in PGN files (maximum likelihood, error bars, anchors).
+    Rate(cmd::rate::RateArgs),
     /// Run an EPD test suite (bm/am/dm) on a UCI engine: solved count, times, table.
     Epd(cmd::epd::EpdArgs),
     /// Polyglot opening books: build from PGN, probe, learn from games.
@@ -71,6 +73,7 @@ fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Match(args)) => cmd::match_cmd::run(args),
+        Some(Command::Rate(args)) => cmd::rate::run(args),
         Some(Command::Epd(args)) => cmd::epd::run(args),
         Some(Command::Book(args)) => cmd::book::run(args),
         Some(Command::Perft(args)) => cmd::perft::run(args),

@@ -56,6 +56,14 @@ pub fn scenario_command(scenario: &str) -> Vec<String> {
     vec![command(), "--scenario".to_owned(), file.display().to_string()]
 }
 
+/// With this variable set, [`cargo_bin`] takes a binary that is already in the running
+/// test's `<target>/<profile>/` as it is, without running `cargo build`. `.ci/run` sets it:
+/// there `cargo test --workspace` has just built every binary, and a `cargo build` of one
+/// package resolves features differently from the whole workspace, so it would build the
+/// binary and its dependencies a second time (about 100 s on the CI machine). Only for a
+/// fresh build of the whole workspace: otherwise a stale binary would be used.
+pub const PREBUILT_ENV: &str = "BASTION_TEST_PREBUILT_BINS";
+
 /// The executable of binary `bin` of workspace package `package` (for example
 /// `cargo_bin("bastion-cli", "bastion")`), built on first use in this process
 /// with the profile and target directory of the running test.
@@ -63,6 +71,14 @@ pub fn scenario_command(scenario: &str) -> Vec<String> {
 /// # Panics
 /// When cargo cannot build it (the build's errors are on stderr).
 pub fn cargo_bin(package: &str, bin: &str) -> PathBuf {
+    if std::env::var_os(PREBUILT_ENV).is_some() {
+        if let Some((target_dir, profile)) = test_build_dirs() {
+            let path = target_dir.join(profile).join(format!("{bin}{}", std::env::consts::EXE_SUFFIX));
+            if path.is_file() {
+                return path;
+            }
+        }
+    }
     static BUILT: OnceLock<Mutex<HashMap<(String, String), PathBuf>>> = OnceLock::new();
     // Held across the build: concurrent tests wait for one build instead of racing.
     let mut built = BUILT.get_or_init(Mutex::default).lock().unwrap_or_else(|e| e.into_inner());

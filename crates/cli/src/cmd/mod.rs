@@ -10,6 +10,7 @@ pub mod match_cmd;
 pub mod nnue;
 pub mod perft;
 pub mod progressive;
+pub mod rate;
 pub mod serve;
 pub mod solve;
 pub mod tb;
