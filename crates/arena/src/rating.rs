@@ -33,10 +33,10 @@
 //! ```
 
 use crate::pgn::PgnGame;
-use crate::stats::{normal_quantile, GameResult};
+use crate::stats::{elo_to_score, normal_quantile, GameResult, Wdl};
 use std::collections::{BTreeMap, HashMap};
 
-/// Elo per unit of the natural logarithm of the odds: `ln 10 / 400`.
+/// Natural logarithm of the odds per Elo: `ln 10 / 400`.
 const C: f64 = std::f64::consts::LN_10 / 400.0;
 
 /// Newton steps before giving up (a well-posed fit converges in under twenty).
@@ -47,8 +47,8 @@ const MAX_ITERATIONS: usize = 200;
 pub struct RatingPool {
     names: Vec<String>,
     index: HashMap<String, usize>,
-    /// For each pair `(i, j)` with `i < j`: wins of `i`, draws, wins of `j`.
-    pairs: BTreeMap<(usize, usize), [u64; 3]>,
+    /// For each pair `(i, j)` with `i < j`: the results of `i` against `j`.
+    pairs: BTreeMap<(usize, usize), Wdl>,
 }
 
 /// How to fix the scale and the width of the error bars.
@@ -168,13 +168,8 @@ impl RatingPool {
             return false;
         }
         let (w, b) = (self.id(white), self.id(black));
-        let (key, flip) = if w < b { ((w, b), false) } else { ((b, w), true) };
-        let slot = match (result, flip) {
-            (GameResult::Draw, _) => 1,
-            (GameResult::Win, false) | (GameResult::Loss, true) => 0,
-            (GameResult::Loss, false) | (GameResult::Win, true) => 2,
-        };
-        self.pairs.entry(key).or_default()[slot] += 1;
+        let (key, result) = if w < b { ((w, b), result) } else { ((b, w), reversed(result)) };
+        self.pairs.entry(key).or_default().record(result);
         true
     }
 
@@ -205,7 +200,7 @@ impl RatingPool {
 
     /// Number of games counted.
     pub fn games(&self) -> u64 {
-        self.pairs.values().map(|c| c.iter().sum::<u64>()).sum()
+        self.pairs.values().map(Wdl::games).sum()
     }
 
     /// Fits the ratings.
@@ -227,8 +222,9 @@ impl RatingPool {
             }
             fixed[i] = Some(*rating);
         }
-        self.check_connected(&fixed)?;
-        self.check_finite(&fixed)?;
+        let groups = self.groups();
+        self.check_connected(&groups, &fixed)?;
+        self.check_finite(&groups, &fixed)?;
 
         // Without anchors one player is pinned at 0 for the solve and the scale is shifted
         // to the requested average afterwards.
@@ -287,34 +283,26 @@ impl RatingPool {
             rating.iter_mut().for_each(|r| *r += shift);
         }
 
-        let mut players: Vec<PlayerRating> = (0..n)
-            .map(|i| {
-                let (mut games, mut points, mut draws, mut against) = (0u64, 0.0, 0u64, 0.0);
-                for (&(a, b), c) in &self.pairs {
-                    let (me, them, won) = if a == i {
-                        (true, b, c[0])
-                    } else if b == i {
-                        (true, a, c[2])
-                    } else {
-                        (false, 0, 0)
-                    };
-                    if me {
-                        let g = c.iter().sum::<u64>();
-                        games += g;
-                        draws += c[1];
-                        points += won as f64 + c[1] as f64 / 2.0;
-                        against += g as f64 * rating[them];
-                    }
-                }
-                PlayerRating {
-                    name: self.names[i].clone(),
-                    rating: rating[i],
-                    margin: variance(i).map(|v| z * (dispersion * v).sqrt()),
-                    games,
-                    points,
-                    draws,
-                    opponents: against / games.max(1) as f64,
-                }
+        // Each player's record and the games-weighted sum of its opponents' ratings.
+        let mut records = vec![(Wdl::default(), 0.0); n];
+        for (&(i, j), wdl) in &self.pairs {
+            let games = wdl.games() as f64;
+            records[i].0.merge(wdl);
+            records[i].1 += games * rating[j];
+            records[j].0.merge(&Wdl::new(wdl.losses, wdl.draws, wdl.wins));
+            records[j].1 += games * rating[i];
+        }
+        let mut players: Vec<PlayerRating> = records
+            .iter()
+            .enumerate()
+            .map(|(i, (wdl, against))| PlayerRating {
+                name: self.names[i].clone(),
+                rating: rating[i],
+                margin: variance(i).map(|v| z * (dispersion * v).sqrt()),
+                games: wdl.games(),
+                points: points(wdl),
+                draws: wdl.draws,
+                opponents: against / wdl.games().max(1) as f64,
             })
             .collect();
         players.sort_by(|a, b| b.rating.total_cmp(&a.rating).then_with(|| a.name.cmp(&b.name)));
@@ -327,9 +315,9 @@ impl RatingPool {
         let mut gradient = vec![0.0; free];
         let mut info = vec![vec![0.0; free]; free];
         for (&(i, j), c) in &self.pairs {
-            let games = c.iter().sum::<u64>() as f64;
-            let points = c[0] as f64 + c[1] as f64 / 2.0;
-            let p = expected(rating[i] - rating[j]);
+            let games = c.games() as f64;
+            let points = points(c);
+            let p = elo_to_score(rating[i] - rating[j]);
             let g = C * (points - games * p);
             let h = C * C * games * p * (1.0 - p);
             let (si, sj) = (slot[i], slot[j]);
@@ -354,8 +342,8 @@ impl RatingPool {
     fn dispersion(&self, rating: &[f64]) -> f64 {
         let (mut residual, mut model) = (0.0, 0.0);
         for (&(i, j), c) in &self.pairs {
-            let p = expected(rating[i] - rating[j]);
-            let [w, d, l] = c.map(|x| x as f64);
+            let p = elo_to_score(rating[i] - rating[j]);
+            let (w, d, l) = (c.wins as f64, c.draws as f64, c.losses as f64);
             residual += w * (1.0 - p).powi(2) + d * (0.5 - p).powi(2) + l * p * p;
             model += (w + d + l) * p * (1.0 - p);
         }
@@ -397,8 +385,7 @@ impl RatingPool {
 
     /// Every group of players who met must hold an anchor; without anchors there
     /// must be one group.
-    fn check_connected(&self, fixed: &[Option<f64>]) -> Result<(), RatingError> {
-        let groups = self.groups();
+    fn check_connected(&self, groups: &[Vec<usize>], fixed: &[Option<f64>]) -> Result<(), RatingError> {
         if fixed.iter().all(Option::is_none) {
             if groups.len() > 1 {
                 let parts: Vec<String> = groups.iter().map(|g| format!("[{}]", list(&self.names_of(g)))).collect();
@@ -424,7 +411,7 @@ impl RatingPool {
     /// other along "scored at least a draw against" links, the anchored players
     /// counting as one (their differences are given). Otherwise some group won every
     /// game against the players outside it that it met: it is named with them.
-    fn check_finite(&self, fixed: &[Option<f64>]) -> Result<(), RatingError> {
+    fn check_finite(&self, groups: &[Vec<usize>], fixed: &[Option<f64>]) -> Result<(), RatingError> {
         let n = self.names.len();
         // Node of each player: anchored players share node `n`.
         let node = |i: usize| if fixed[i].is_some() { n } else { i };
@@ -437,10 +424,10 @@ impl RatingPool {
             }
             met[a].push(b);
             met[b].push(a);
-            if c[0] + c[1] > 0 {
+            if c.wins + c.draws > 0 {
                 scored[a].push(b);
             }
-            if c[2] + c[1] > 0 {
+            if c.losses + c.draws > 0 {
                 scored[b].push(a);
             }
         }
@@ -450,7 +437,7 @@ impl RatingPool {
                 conceded[b].push(a);
             }
         }
-        for group in self.groups() {
+        for group in groups {
             let mut nodes: Vec<usize> = group.iter().map(|&i| node(i)).collect();
             nodes.sort_unstable();
             nodes.dedup();
@@ -533,9 +520,18 @@ fn reach(links: &[Vec<usize>], start: usize) -> Vec<bool> {
     seen
 }
 
-/// Expected score at a rating difference of `diff`.
-fn expected(diff: f64) -> f64 {
-    1.0 / (1.0 + 10f64.powf(-diff / 400.0))
+/// The same game seen from the other side.
+fn reversed(result: GameResult) -> GameResult {
+    match result {
+        GameResult::Win => GameResult::Loss,
+        GameResult::Draw => GameResult::Draw,
+        GameResult::Loss => GameResult::Win,
+    }
+}
+
+/// Points scored: wins plus half the draws.
+fn points(wdl: &Wdl) -> f64 {
+    wdl.wins as f64 + wdl.draws as f64 / 2.0
 }
 
 /// Solves `a x = b` by Gaussian elimination with partial pivoting; `None` when singular.
@@ -725,9 +721,9 @@ mod tests {
                 for (&(i, j), &(w, d, l)) in pairs.iter().zip(&counts) {
                     let games = f64::from(w + d + l);
                     if i == k {
-                        expected_points += games * expected(r(name) - r(names[j]));
+                        expected_points += games * elo_to_score(r(name) - r(names[j]));
                     } else if j == k {
-                        expected_points += games * expected(r(name) - r(names[i]));
+                        expected_points += games * elo_to_score(r(name) - r(names[i]));
                     }
                 }
                 prop_assert!((expected_points - fit.player(name).unwrap().points).abs() < 1e-6);

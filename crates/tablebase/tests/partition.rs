@@ -5,8 +5,7 @@
 
 use bastion_tablebase::driver::{build, DEFAULT_CHECKPOINT_EVERY};
 use bastion_tablebase::format::encode_table;
-use bastion_tablebase::gen::GenReport;
-use bastion_tablebase::gen::{generate_all_into, generate_in};
+use bastion_tablebase::gen::{generate_all_into, generate_in, GenReport};
 use bastion_tablebase::partition::{
     build_sliced, generate_sliced, local_exchanges, slice_start, SliceError, SliceLimits,
 };
