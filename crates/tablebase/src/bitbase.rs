@@ -6,6 +6,8 @@
 //! to move), 32 positions per `u64`, uncompressed so a probe is one load.
 //! File `<ENDING>.bwdl`: magic `BSTNWDL\n`, version u32, name [16], size
 //! u64, CRC-32 of the words u32, then 2 × ceil(size/32) little-endian u64.
+//! Version 2 indexes like the table files `tb gen` writes (like men folded);
+//! version 1 files, indexed with like men unfolded, are still read.
 //!
 //! [`Bitbase`] holds the words in memory (to derive and write a file);
 //! [`MappedBitbase`] maps a file and reads the two bits of a position straight
@@ -24,7 +26,7 @@ use std::sync::Arc;
 
 /// Bitbase file magic.
 pub const MAGIC: &[u8; 8] = b"BSTNWDL\n";
-const VERSION: u32 = 1;
+const VERSION: u32 = 2;
 const HEADER: usize = 8 + 4 + 16 + 8 + 4;
 
 /// A 2-bit WDL bitbase of one ending.
@@ -74,7 +76,9 @@ impl Bitbase {
         }
         let mut out = Vec::with_capacity(HEADER + body.len());
         out.extend_from_slice(MAGIC);
-        out.extend_from_slice(&VERSION.to_le_bytes());
+        // A bitbase derived from an older (unfolded) table keeps that table's index.
+        let version = if self.indexer.folded() { VERSION } else { 1 };
+        out.extend_from_slice(&version.to_le_bytes());
         let mut nm = [0u8; 16];
         nm[..name.len()].copy_from_slice(name.as_bytes());
         out.extend_from_slice(&nm);
@@ -112,20 +116,26 @@ fn header_material(path: &Path, head: &[u8]) -> Result<Material, TbError> {
     Material::parse(&name).map_err(|_| corrupt(path, "bad material"))
 }
 
-/// The exact length of a file whose header is `head`: the material fixes it.
-fn file_len(path: &Path, head: &[u8]) -> Result<u64, TbError> {
+/// The indexer of a file whose header is `head` (its version says how it is indexed).
+fn header_indexer(path: &Path, head: &[u8]) -> Result<Indexer, TbError> {
     let m = header_material(path, head)?;
-    Ok(HEADER as u64 + 16 * Indexer::new(&m).size().div_ceil(32))
+    let current = Indexer::new(&m);
+    match u32::from_le_bytes(head[8..12].try_into().unwrap()) {
+        VERSION => Ok(current),
+        1 => Ok(Indexer::from_header(&m, current.header_code() - 2).expect("every material has an unfolded index")),
+        _ => Err(corrupt(path, "unknown bitbase version")),
+    }
+}
+
+/// The exact length of a file whose header is `head`: the material and version fix it.
+fn file_len(path: &Path, head: &[u8]) -> Result<u64, TbError> {
+    Ok(HEADER as u64 + 16 * header_indexer(path, head)?.size().div_ceil(32))
 }
 
 /// Checks a whole file's bytes (magic, version, material, size, checksum); the
 /// indexer and the number of words per side to move.
 fn check(path: &Path, b: &[u8]) -> Result<(Indexer, usize), TbError> {
-    let m = header_material(path, b)?;
-    if u32::from_le_bytes(b[8..12].try_into().unwrap()) != VERSION {
-        return Err(corrupt(path, "unknown bitbase version"));
-    }
-    let indexer = Indexer::new(&m);
+    let indexer = header_indexer(path, b)?;
     let size = u64::from_le_bytes(b[28..36].try_into().unwrap());
     let words_per_side = (size as usize).div_ceil(32);
     if size != indexer.size() || b.len() != HEADER + 16 * words_per_side {
@@ -248,7 +258,7 @@ impl Bitbases {
 
     /// Adds a bitbase (in memory or mapped).
     pub fn insert(&mut self, b: impl ValueSource + 'static) {
-        self.max_men = self.max_men.max(b.indexer().material().count() as u32);
+        self.max_men = self.max_men.max(b.material().count() as u32);
         self.set.insert(Arc::new(b));
     }
 
@@ -268,7 +278,7 @@ impl Bitbases {
                     continue;
                 }
                 let b = MappedBitbase::open(&path)?;
-                let m = b.indexer().material().clone();
+                let m = b.material().clone();
                 if out.endings.iter().any(|(e, _)| *e == m) {
                     continue;
                 }

@@ -5,7 +5,7 @@
 //! goes on from the latest instead of starting the table again.
 
 use crate::error::TbError;
-use crate::exchange::{SliceLimits, Solo};
+use crate::exchange::{SliceLimits, SliceTable, Solo};
 use crate::format::{write_table, TableFile};
 use crate::gen::{generate_checkpointed, CheckpointPlan, GenReport};
 use crate::material::{dependency_order, Material};
@@ -60,6 +60,20 @@ impl BuildRecord {
             peak_rss_bytes: peak_rss_bytes(),
         }
     }
+}
+
+/// Bytes of the generator's working arrays for a whole table of `m` (value, best exit and
+/// move counter: 5 bytes per index and side to move), the bulk of what generating it needs.
+pub fn working_bytes(m: &Material) -> u64 {
+    10 * crate::index::Indexer::new(m).size()
+}
+
+/// Memory the OS can give this process now without swapping (Linux `MemAvailable`), if it tells.
+pub fn available_memory_bytes() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = s.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
 }
 
 /// Peak resident set size of this process (VmHWM), if the OS tells.
@@ -242,7 +256,9 @@ fn build_one_metric(
             eprintln!("{}: resumed from the checkpoint at level {level}", m.name());
         }
         let report = GenReport::of(&outcome);
-        let table = outcome.table.expect("the only slice is slice 0");
+        let Some(SliceTable::Values(table)) = outcome.table else {
+            unreachable!("the only slice is slice 0 and keeps its values")
+        };
         let seconds = start.elapsed().as_secs_f64();
         pb.finish_and_clear();
         drop(subs);
@@ -292,4 +308,18 @@ pub fn use_threads_globally(threads: Option<usize>) -> Result<usize, String> {
 /// Worker threads of the current pool.
 pub fn current_threads() -> usize {
     rayon::current_num_threads()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn working_memory_of_six_man_tables() {
+        let gb = |name: &str| working_bytes(&Material::parse(name).unwrap()) as f64 / 1e9;
+        assert!((gb("KRRRKR") - 12.32).abs() < 0.01);
+        assert!((gb("KRRKNN") - 18.78).abs() < 0.01);
+        assert!((gb("KQRKQR") - 77.51).abs() < 0.01);
+        assert!(available_memory_bytes().is_none_or(|b| b > 0));
+    }
 }

@@ -133,10 +133,42 @@ impl LevelTraffic {
     }
 }
 
+/// What slice 0 holds of the finished table.
+pub enum SliceTable {
+    /// The whole table in memory (one slice).
+    Values(TableData),
+    /// The file's bytes, each slice having compressed its own blocks (several slices): no
+    /// slice ever holds the whole table's values.
+    File {
+        /// The file, byte for byte what [`crate::format::encode_table`] makes of the table.
+        bytes: Vec<u8>,
+        /// Longest distance in plies.
+        max_plies: u16,
+    },
+}
+
+impl SliceTable {
+    /// Longest distance in plies.
+    pub fn max_plies(&self) -> u16 {
+        match self {
+            SliceTable::Values(t) => t.max_plies(),
+            SliceTable::File { max_plies, .. } => *max_plies,
+        }
+    }
+
+    /// The table file's bytes.
+    pub fn file_bytes(&self) -> std::borrow::Cow<'_, [u8]> {
+        match self {
+            SliceTable::Values(t) => crate::format::encode_table(t).into(),
+            SliceTable::File { bytes, .. } => bytes.into(),
+        }
+    }
+}
+
 /// What one slice's run of the generator gives.
 pub struct SliceOutcome {
     /// The table, on slice 0 only.
-    pub table: Option<TableData>,
+    pub table: Option<SliceTable>,
     /// Indices per side of the whole table.
     pub size: u64,
     /// Levels run (the longest distance plus one).

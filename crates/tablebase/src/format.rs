@@ -8,8 +8,11 @@
 //!     28    1  metric: 1 = distance to mate in plies (`KRKN.btb`),
 //!              2 = distance to conversion in plies (`KRKN.dtc.btb`),
 //!              3 = distance to zeroing in plies (`KPK.dtz.btb`)
-//!     29    1  index scheme: 1 = pawnless 8-fold (462 king pairs × 64^k),
-//!              2 = pawns 2-fold (32 × 64 king squares × 64 per piece × 48 per pawn)
+//!     29    1  index scheme: 3 = pawnless 8-fold (462 king pairs × 64 per
+//!              man, C(64, l) per group of l like men), 4 = pawns 2-fold (32 × 64
+//!              king squares × 64 per piece, 48 per pawn, C(64, l) or C(48, l)
+//!              per group); 1 and 2, the same without groups (each like man 64
+//!              or 48, sorted), are read but no longer written
 //!     30    1  bytes per value in the payload (1 or 2)
 //!     31    1  reserved (0)
 //!     32    8  indices per side to move (N)
@@ -40,7 +43,7 @@
 //! refused ([`TbError::WrongMetric`]), never read as distances to mate.
 
 use crate::error::TbError;
-use crate::index::{Indexer, Scheme};
+use crate::index::Indexer;
 use crate::material::Material;
 use crate::metric::Metric;
 use crate::table::{Codes, TableData, ValueSource};
@@ -73,7 +76,7 @@ pub struct Header {
     pub material: Material,
     /// What the distances count.
     pub metric: Metric,
-    /// Index scheme code (1 pawnless, 2 pawns).
+    /// Index scheme code ([`Indexer::header_code`]: 3 pawnless, 4 pawns; 1 and 2 unfolded).
     pub scheme: u8,
     /// Bytes per value (1 or 2).
     pub width: u8,
@@ -89,53 +92,66 @@ pub struct Header {
     pub payload_crc: u32,
 }
 
-/// Serialises a table into the file format.
-pub fn encode_table(t: &TableData) -> Vec<u8> {
-    let max_plies = t.max_plies();
-    let width: u8 = if max_plies as u32 + 2 <= 255 { 1 } else { 2 };
-    let size = t.indexer.size();
-    let blocks = size.div_ceil(BLOCK_VALUES as u64) as u32;
-    let compressed: Vec<Vec<u8>> = {
-        use rayon::prelude::*;
-        let jobs: Vec<(usize, usize)> = (0..2).flat_map(|s| (0..blocks as usize).map(move |b| (s, b))).collect();
-        jobs.par_iter()
-            .map(|&(s, b)| {
-                let codes = &t.values[s];
-                let range = b * BLOCK_VALUES..((b + 1) * BLOCK_VALUES).min(size as usize);
-                let raw: Vec<u8> = if width == 1 {
-                    range.map(|i| codes.get(i) as u8).collect()
-                } else {
-                    range.flat_map(|i| codes.get(i).to_le_bytes()).collect()
-                };
-                zstd::bulk::compress(&raw, ZSTD_LEVEL).expect("zstd compression of memory cannot fail")
-            })
-            .collect()
-    };
-    let mut payload = Vec::new();
+/// Bytes per value a table whose longest distance is `max_plies` is written with (1 when
+/// every code fits in a byte).
+pub fn value_width(max_plies: u16) -> u8 {
+    if max_plies as u32 + 2 <= 255 {
+        1
+    } else {
+        2
+    }
+}
+
+/// One block of the payload: `codes` (at most [`BLOCK_VALUES`]) at `width` bytes each,
+/// compressed.
+pub fn compress_block(codes: impl Iterator<Item = u16>, width: u8) -> Vec<u8> {
+    let raw: Vec<u8> =
+        if width == 1 { codes.map(|c| c as u8).collect() } else { codes.flat_map(u16::to_le_bytes).collect() };
+    zstd::bulk::compress(&raw, ZSTD_LEVEL).expect("zstd compression of memory cannot fail")
+}
+
+/// What the header says of a table besides its blocks.
+#[derive(Clone, Copy, Debug)]
+pub struct TableShape<'a> {
+    /// The indexer (material, scheme, size).
+    pub indexer: &'a Indexer,
+    /// What the distances count.
+    pub metric: Metric,
+    /// Longest distance in plies.
+    pub max_plies: u16,
+}
+
+/// The whole file from its compressed blocks (White to move's, then Black's, each
+/// [`compress_block`] of [`BLOCK_VALUES`] codes at [`value_width`]`(max_plies)`).
+pub fn assemble(shape: TableShape, blocks: &[Vec<u8>]) -> Vec<u8> {
+    let size = shape.indexer.size();
+    let per_side = size.div_ceil(BLOCK_VALUES as u64) as u32;
+    assert_eq!(blocks.len(), 2 * per_side as usize, "a table has ceil(size / B) blocks per side");
+    let mut payload = Vec::with_capacity(8 * (blocks.len() + 1) + blocks.iter().map(Vec::len).sum::<usize>());
     let mut off = 0u64;
-    for c in &compressed {
+    for c in blocks {
         payload.extend_from_slice(&off.to_le_bytes());
         off += c.len() as u64;
     }
     payload.extend_from_slice(&off.to_le_bytes());
-    for c in &compressed {
+    for c in blocks {
         payload.extend_from_slice(c);
     }
     let mut h = Vec::with_capacity(HEADER_LEN + payload.len());
     h.extend_from_slice(MAGIC);
     h.extend_from_slice(&VERSION.to_le_bytes());
     let mut name = [0u8; 16];
-    let nb = t.material().name();
+    let nb = shape.indexer.material().name();
     name[..nb.len()].copy_from_slice(nb.as_bytes());
     h.extend_from_slice(&name);
-    h.push(t.metric.header_code());
-    h.push(t.indexer.scheme() as u8);
-    h.push(width);
+    h.push(shape.metric.header_code());
+    h.push(shape.indexer.header_code());
+    h.push(value_width(shape.max_plies));
     h.push(0);
     h.extend_from_slice(&size.to_le_bytes());
     h.extend_from_slice(&(BLOCK_VALUES as u32).to_le_bytes());
-    h.extend_from_slice(&blocks.to_le_bytes());
-    h.extend_from_slice(&max_plies.to_le_bytes());
+    h.extend_from_slice(&per_side.to_le_bytes());
+    h.extend_from_slice(&shape.max_plies.to_le_bytes());
     h.extend_from_slice(&[0, 0]);
     h.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
     let hc = crc32fast::hash(&h);
@@ -145,19 +161,41 @@ pub fn encode_table(t: &TableData) -> Vec<u8> {
     h
 }
 
+/// Serialises a table into the file format.
+pub fn encode_table(t: &TableData) -> Vec<u8> {
+    use rayon::prelude::*;
+    let max_plies = t.max_plies();
+    let width = value_width(max_plies);
+    let size = t.indexer.size() as usize;
+    let blocks = size.div_ceil(BLOCK_VALUES);
+    let jobs: Vec<(usize, usize)> = (0..2).flat_map(|s| (0..blocks).map(move |b| (s, b))).collect();
+    let compressed: Vec<Vec<u8>> = jobs
+        .par_iter()
+        .map(|&(s, b)| {
+            let range = b * BLOCK_VALUES..((b + 1) * BLOCK_VALUES).min(size);
+            compress_block(range.map(|i| t.values[s].get(i)), width)
+        })
+        .collect();
+    assemble(TableShape { indexer: &t.indexer, metric: t.metric, max_plies }, &compressed)
+}
+
 /// Writes a table to `dir` atomically (temporary file, fsync, rename), under
 /// its metric's file name.
 pub fn write_table(dir: &Path, t: &TableData) -> Result<PathBuf, TbError> {
-    let name = t.metric.file_name(t.material());
-    let path = dir.join(&name);
+    write_file(dir, &t.metric.file_name(t.material()), &encode_table(t))
+}
+
+/// Writes a table file's `bytes` ([`encode_table`], [`assemble`]) to `dir/name` atomically
+/// (temporary file, fsync, rename).
+pub fn write_file(dir: &Path, name: &str, bytes: &[u8]) -> Result<PathBuf, TbError> {
+    let path = dir.join(name);
     let tmp = dir.join(format!("{name}.tmp"));
     let io = |p: &Path| {
         let p = p.to_path_buf();
         move |source| TbError::Io { path: p, error: source }
     };
-    let bytes = encode_table(t);
     let mut f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
-    f.write_all(&bytes).map_err(io(&tmp))?;
+    f.write_all(bytes).map_err(io(&tmp))?;
     f.sync_all().map_err(io(&tmp))?;
     drop(f);
     std::fs::rename(&tmp, &path).map_err(io(&path))?;
@@ -213,16 +251,16 @@ pub fn parse_header(path: &Path, bytes: &[u8]) -> Result<Header, TbError> {
         max_plies: u16::from_le_bytes([bytes[48], bytes[49]]),
         payload_crc: u32_at(52),
     };
-    let ix = Indexer::new(&h.material);
-    if h.scheme != ix.scheme() as u8
-        || !(h.width == 1 || h.width == 2)
+    let Some(ix) = Indexer::from_header(&h.material, h.scheme) else {
+        return Err(corrupt(path, format!("index scheme {} does not fit {}", h.scheme, h.material.name())));
+    };
+    if !(h.width == 1 || h.width == 2)
         || h.size != ix.size()
         || h.block_values == 0
         || h.blocks as u64 != h.size.div_ceil(h.block_values as u64)
     {
         return Err(corrupt(path, "header fields do not match the material"));
     }
-    let _ = Scheme::Pawnless;
     Ok(h)
 }
 
@@ -288,7 +326,7 @@ impl TableFile {
         if offsets.windows(2).any(|w| w[0] > w[1]) || offsets[0] != 0 || *offsets.last().unwrap() != area {
             return Err(corrupt(path, "block offsets inconsistent with file length"));
         }
-        let indexer = Indexer::new(&header.material);
+        let indexer = Indexer::from_header(&header.material, header.scheme).expect("checked by parse_header");
         Ok(TableFile {
             path: path.to_path_buf(),
             header,

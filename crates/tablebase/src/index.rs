@@ -15,9 +15,18 @@
 //!   king is folded onto files a–d (32 squares), the black king takes 64,
 //!   pieces 64 and pawns 48 (ranks 2–7).
 //!
-//! Identical men (two white bishops, …) are sorted by square; an index whose
-//! men are not in that order, or that a symmetry maps to a smaller index, is
-//! *non-canonical*: it is never probed and costs the generator no work.
+//! A group of *l* identical men (two white rooks, three black knights, …) is
+//! numbered by the set of its squares, one digit of C(64, *l*) values
+//! (C(48, *l*) for pawns) in the combinatorial number system: the sorted
+//! squares s₁ < … < s_l have rank C(s₁, 1) + … + C(s_l, l). A pair of rooks
+//! takes 2,016 values instead of 4,096, three rooks 41,664 instead of 262,144.
+//! Tables written before like men were folded (header codes 1 and 2) gave each
+//! man of a group its own digit of 64, in sorted order; [`Indexer::from_header`]
+//! still reads them.
+//!
+//! An index that a symmetry maps to a smaller index (or, unfolded, whose like
+//! men are out of order) is *non-canonical*: it is never probed and costs the
+//! generator no work.
 
 use crate::material::Material;
 use bastion_core::{Color, Piece, Position, Role, Square};
@@ -123,34 +132,135 @@ pub fn transform(t: u8, sq: u8) -> u8 {
     s
 }
 
+/// Largest group of like men an index folds (six men: two kings and four).
+const MAX_GROUP: usize = 4;
+
+/// `BINOM[n][k]` = C(n, k) for n ≤ 64, k ≤ [`MAX_GROUP`].
+const BINOM: [[u64; MAX_GROUP + 1]; 65] = {
+    let mut t = [[0u64; MAX_GROUP + 1]; 65];
+    let mut n = 0;
+    while n <= 64 {
+        t[n][0] = 1;
+        let mut k = 1;
+        while k <= MAX_GROUP {
+            t[n][k] = if n == 0 { 0 } else { t[n - 1][k - 1] + t[n - 1][k] };
+            k += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
+/// The sorted square sets of each rank, for groups of 2..=[`MAX_GROUP`] men
+/// over 64 or 48 squares: decoding is on the generator's hot path, so the
+/// combinatorial number system is inverted by one table load.
+fn unrank_table(base: u8, len: usize) -> &'static [[u8; MAX_GROUP]] {
+    static T: [[OnceLock<Vec<[u8; MAX_GROUP]>>; MAX_GROUP + 1]; 2] =
+        [const { [const { OnceLock::new() }; MAX_GROUP + 1] }; 2];
+    T[usize::from(base == 48)][len].get_or_init(|| {
+        let mut out = vec![[0u8; MAX_GROUP]; BINOM[base as usize][len] as usize];
+        let mut set = [0u8; MAX_GROUP];
+        for (i, s) in set.iter_mut().enumerate().take(len) {
+            *s = i as u8;
+        }
+        loop {
+            out[rank(&set[..len]) as usize] = set;
+            // The next set in colexicographic order.
+            let mut i = 0;
+            while i < len && (if i + 1 < len { set[i] + 1 == set[i + 1] } else { set[i] + 1 == base }) {
+                i += 1;
+            }
+            if i == len {
+                break;
+            }
+            set[i] += 1;
+            for (j, s) in set.iter_mut().enumerate().take(i) {
+                *s = j as u8;
+            }
+        }
+        out
+    })
+}
+
+/// The rank of strictly increasing squares (from 0) in the combinatorial number system.
+#[inline(always)]
+fn rank(sorted: &[u8]) -> u64 {
+    sorted.iter().enumerate().map(|(i, &s)| BINOM[s as usize][i + 1]).sum()
+}
+
+/// One digit of an index after the king pair: one man, or a folded group of like men.
+#[derive(Clone, Copy, Debug)]
+struct Digit {
+    /// Index of the digit's first man in the index order.
+    start: usize,
+    /// Men in the digit (1, or the size of a folded group).
+    len: usize,
+    /// Squares a man of the digit may stand on: 64, or 48 for a pawn (ranks 2–7).
+    base: u8,
+    /// Values of the digit: `base`, or C(`base`, `len`).
+    radix: u64,
+}
+
 /// Maps positions of one material to dense indices and back.
 #[derive(Clone, Debug)]
 pub struct Indexer {
     material: Material,
     pieces: Vec<Piece>,
     scheme: Scheme,
-    /// Number of squares per man after the kings (64, or 48 for pawns).
-    radix: Vec<u64>,
+    /// Whether like men are folded into one digit (header codes 3 and 4).
+    folded: bool,
+    /// The digits after the king pair, most significant first.
+    digits: Vec<Digit>,
     /// Ranges of identical consecutive men (start, len) to sort.
     groups: Vec<(usize, usize)>,
     size: u64,
 }
 
 impl Indexer {
-    /// The indexer of a (normalised) material.
+    /// The indexer of a (normalised) material, like men folded: what `tb gen` writes.
     pub fn new(material: &Material) -> Indexer {
+        Indexer::with_folding(material, true)
+    }
+
+    /// The indexer of a file whose header gives index code `code` (see
+    /// [`Indexer::header_code`]), or `None` if the code does not fit the material.
+    pub fn from_header(material: &Material, code: u8) -> Option<Indexer> {
+        let ix = Indexer::with_folding(material, code >= 3);
+        (ix.header_code() == code).then_some(ix)
+    }
+
+    /// The index's code in file headers: 1 pawnless and 2 with pawns with like
+    /// men unfolded (older files), 3 and 4 the same with like men folded.
+    pub fn header_code(&self) -> u8 {
+        self.scheme as u8 + if self.folded { 2 } else { 0 }
+    }
+
+    /// Whether like men are folded (every index `tb gen` writes now).
+    pub fn folded(&self) -> bool {
+        self.folded
+    }
+
+    fn with_folding(material: &Material, folded: bool) -> Indexer {
         let pieces = material.pieces();
         let scheme = if material.has_pawns() { Scheme::Pawns } else { Scheme::Pawnless };
-        let radix: Vec<u64> = pieces[2..].iter().map(|p| if p.role == Role::Pawn { 48 } else { 64 }).collect();
         let mut groups = Vec::new();
+        let mut digits = Vec::new();
         let mut i = 2;
         while i < pieces.len() {
             let mut j = i;
             while j + 1 < pieces.len() && pieces[j + 1] == pieces[i] {
                 j += 1;
             }
-            if j > i {
-                groups.push((i, j - i + 1));
+            let len = j - i + 1;
+            if len > 1 {
+                groups.push((i, len));
+            }
+            let base: u8 = if pieces[i].role == Role::Pawn { 48 } else { 64 };
+            if folded && len > 1 {
+                assert!(len <= MAX_GROUP, "groups of more than {MAX_GROUP} like men are not indexed");
+                digits.push(Digit { start: i, len, base, radix: BINOM[base as usize][len] });
+            } else {
+                digits.extend((i..=j).map(|start| Digit { start, len: 1, base, radix: base as u64 }));
             }
             i = j + 1;
         }
@@ -158,8 +268,8 @@ impl Indexer {
             Scheme::Pawnless => 462,
             Scheme::Pawns => 32 * 64,
         };
-        let size = kings * radix.iter().product::<u64>();
-        Indexer { material: material.clone(), pieces, scheme, radix, groups, size }
+        let size = kings * digits.iter().map(|d| d.radix).product::<u64>();
+        Indexer { material: material.clone(), pieces, scheme, folded, digits, groups, size }
     }
 
     /// Number of indices per side to move.
@@ -182,16 +292,24 @@ impl Indexer {
         &self.material
     }
 
-    /// Squares of the men (index order) for an index; squares may coincide.
+    /// Squares of the men (index order) for an index; squares of different
+    /// digits may coincide.
     pub fn decode(&self, mut idx: u64, out: &mut [u8]) {
-        let n = self.pieces.len();
-        for i in (2..n).rev() {
-            // Radix 64 by shifts: decoding is on the generator's hot path.
-            if self.radix[i - 2] == 64 {
-                out[i] = (idx & 63) as u8;
+        for d in self.digits.iter().rev() {
+            let offset = if d.base == 48 { 8 } else { 0 };
+            if d.len > 1 {
+                let v = idx % d.radix;
+                idx /= d.radix;
+                let set = &unrank_table(d.base, d.len)[v as usize];
+                for k in 0..d.len {
+                    out[d.start + k] = set[k] + offset;
+                }
+            } else if d.base == 64 {
+                // Radix 64 by shifts: decoding is on the generator's hot path.
+                out[d.start] = (idx & 63) as u8;
                 idx >>= 6;
             } else {
-                out[i] = (idx % 48) as u8 + 8;
+                out[d.start] = (idx % 48) as u8 + 8;
                 idx /= 48;
             }
         }
@@ -210,14 +328,25 @@ impl Indexer {
         }
     }
 
+    /// The index of men on `sq` (groups sorted) with king pair `kk`, or `None`
+    /// if two men of a folded group share a square.
     #[inline(always)]
-    fn raw_index(&self, kk: u64, sq: &[u8]) -> u64 {
+    fn raw_index(&self, kk: u64, sq: &[u8]) -> Option<u64> {
         let mut idx = kk;
-        for (&r, &s) in self.radix.iter().zip(&sq[2..self.pieces.len()]) {
-            let v = if r == 48 { s as u64 - 8 } else { s as u64 };
-            idx = idx * r + v;
+        for d in &self.digits {
+            let offset = if d.base == 48 { 8 } else { 0 };
+            let v = if d.len == 1 {
+                (sq[d.start] - offset) as u64
+            } else {
+                let men = &sq[d.start..d.start + d.len];
+                if men.windows(2).any(|w| w[0] == w[1]) {
+                    return None;
+                }
+                men.iter().enumerate().map(|(i, &s)| BINOM[(s - offset) as usize][i + 1]).sum()
+            };
+            idx = idx * d.radix + v;
         }
-        idx
+        Some(idx)
     }
 
     #[inline(always)]
@@ -234,7 +363,8 @@ impl Indexer {
     }
 
     /// The canonical index of men on `squares` (index order), or `None` if the
-    /// kings are equal or adjacent (or a pawn stands on a back rank).
+    /// kings are equal or adjacent, a pawn stands on a back rank or two men of a
+    /// folded group share a square.
     #[inline]
     pub fn encode(&self, squares: &[u8]) -> Option<u64> {
         let n = self.pieces.len();
@@ -257,7 +387,7 @@ impl Indexer {
                         t_sq[i] = map[squares[i] as usize];
                     }
                     self.sort_groups(&mut t_sq[..n]);
-                    let idx = self.raw_index(kk as u64, &t_sq);
+                    let idx = self.raw_index(kk as u64, &t_sq)?;
                     best = Some(best.map_or(idx, |b: u64| b.min(idx)));
                 }
                 best
@@ -276,7 +406,7 @@ impl Indexer {
                 self.sort_groups(&mut t_sq[..n]);
                 let w = (t_sq[0] / 8) * 4 + t_sq[0] % 8;
                 let kk = w as u64 * 64 + t_sq[1] as u64;
-                Some(self.raw_index(kk, &t_sq))
+                self.raw_index(kk, &t_sq)
             }
         }
     }
@@ -374,12 +504,84 @@ mod tests {
     }
 
     #[test]
+    fn every_rank_decodes_to_the_set_it_came_from() {
+        for base in [64u8, 48] {
+            for len in 2..=MAX_GROUP {
+                let table = unrank_table(base, len);
+                assert_eq!(table.len() as u64, BINOM[base as usize][len]);
+                for (r, set) in table.iter().enumerate() {
+                    assert!(set[..len].windows(2).all(|w| w[0] < w[1]) && set[len - 1] < base);
+                    assert_eq!(rank(&set[..len]), r as u64);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn folded_sizes() {
+        let size = |name: &str| Indexer::new(&Material::parse(name).unwrap()).size();
+        assert_eq!(size("KRK"), 462 * 64);
+        assert_eq!(size("KRRK"), 462 * 2016);
+        assert_eq!(size("KRRRKR"), 462 * 41_664 * 64);
+        assert_eq!(size("KRRKNN"), 462 * 2016 * 2016);
+        assert_eq!(size("KPPK"), 32 * 64 * 1128);
+        let unfolded = Indexer::from_header(&Material::parse("KRRKNN").unwrap(), 1).unwrap();
+        assert_eq!(unfolded.size(), 462 * 64u64.pow(4));
+    }
+
+    #[test]
+    fn header_codes() {
+        let krk = Material::parse("KRRK").unwrap();
+        let kpk = Material::parse("KPPK").unwrap();
+        assert_eq!(Indexer::new(&krk).header_code(), 3);
+        assert_eq!(Indexer::new(&kpk).header_code(), 4);
+        for (m, ok) in [(&krk, [1, 3]), (&kpk, [2, 4])] {
+            for code in 0..6u8 {
+                assert_eq!(Indexer::from_header(m, code).is_some(), ok.contains(&code), "{code}");
+            }
+        }
+    }
+
+    /// Folding changes the numbering, not the positions: both indexers have the
+    /// same number of legal canonical indices, and each one's positions index
+    /// in the other to the same position up to symmetry.
+    #[test]
+    fn folded_and_unfolded_index_the_same_positions() {
+        for (name, code) in [("KRRK", 1), ("KPPK", 2)] {
+            let m = Material::parse(name).unwrap();
+            let (folded, old) = (Indexer::new(&m), Indexer::from_header(&m, code).unwrap());
+            let legal = |ix: &Indexer| (0..ix.size()).filter(|&i| ix.position(i, Color::White).is_some()).count();
+            assert_eq!(legal(&folded), legal(&old), "{name}");
+            for i in (0..old.size()).step_by(101) {
+                let Some(pos) = old.position(i, Color::White) else { continue };
+                let j = folded.index_of(&pos).expect("indexable");
+                let back = folded.position(j, Color::White).expect("canonical");
+                assert_eq!(old.index_of(&back), Some(i), "{name}: {}", pos.fen());
+            }
+        }
+    }
+
+    #[test]
+    fn a_folded_group_on_one_square_has_no_index() {
+        let ix = Indexer::new(&Material::parse("KRRK").unwrap());
+        assert_eq!(ix.encode(&[0, 63, 20, 20]), None);
+        assert!(ix.encode(&[0, 63, 20, 21]).is_some());
+    }
+
+    #[test]
     fn encode_is_invariant_under_symmetry() {
-        for name in ["KRKN", "KBBK", "KPKP"] {
-            let ix = Indexer::new(&Material::parse(name).unwrap());
+        let unfolded = |name: &str, code| Indexer::from_header(&Material::parse(name).unwrap(), code).unwrap();
+        let mut indexers: Vec<Indexer> = ["KRKN", "KBBK", "KPKP", "KPPKP", "KRRRKR", "KRRKNN", "KNNNK"]
+            .iter()
+            .map(|name| Indexer::new(&Material::parse(name).unwrap()))
+            .collect();
+        indexers.push(unfolded("KBBK", 1));
+        indexers.push(unfolded("KPPKP", 2));
+        for ix in indexers {
+            let step = (ix.size() / 20_000).max(1) | 1;
             let n = ix.pieces().len();
             let mut seen = 0;
-            for idx in (0..ix.size()).step_by(997) {
+            for idx in (0..ix.size()).step_by(step as usize) {
                 let mut sq = [0u8; 8];
                 ix.decode(idx, &mut sq);
                 let Some(c) = ix.encode(&sq[..n]) else { continue };

@@ -2,8 +2,8 @@
 //!
 //! * [`gen`]: retrograde generation of distance-to-mate (DTM), distance-to-conversion
 //!   (DTC) or distance-to-zeroing (DTZ, [`metric`]) tables, Algorithm B
-//!   (Bratko 1978, §2) with move counters, for any material up to five men (pawns
-//!   and en passant included, castling excluded).
+//!   (Bratko 1978, §2) with move counters, for any material up to six men (pawns
+//!   and en passant included, castling excluded; six men where memory allows).
 //! * [`format`]: the compressed, checksummed file format (see
 //!   `docs/tablebase-format.md`).
 //! * [`probe`]: [`Tablebases`], the thread-safe probing API for engines and tools.

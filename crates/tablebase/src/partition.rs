@@ -9,7 +9,9 @@
 //! applied there at the same level. Every update of a level is of the same kind (a win for the
 //! predecessor at even levels, one counter less at odd ones), so the order in which they arrive
 //! changes nothing, and the values are those of the single-process generator, byte for byte.
-//! At the end every slice sends its values to slice 0, which assembles the table.
+//! At the end every slice compresses the file's blocks that begin in its part (the codes of a
+//! block begun in an earlier slice are sent there first) and slice 0 gathers the compressed
+//! blocks into the file: no slice ever holds the whole table's values.
 //!
 //! How the slices reach each other is the [`Exchange`] trait: [`local_exchanges`] joins
 //! threads of one process (the tests use it); the MPI implementation lives in the
@@ -20,9 +22,10 @@
 use crate::driver::{peak_rss_bytes, BuildRecord, Loader};
 use crate::error::TbError;
 pub use crate::exchange::{
-    local_exchanges, slice_start, Exchange, ExchangeError, LevelTraffic, LocalExchange, SliceLimits, SliceOutcome, Solo,
+    local_exchanges, slice_start, Exchange, ExchangeError, LevelTraffic, LocalExchange, SliceLimits, SliceOutcome,
+    SliceTable, Solo,
 };
-use crate::format::{write_table, TableFile};
+use crate::format::{write_file, TableFile};
 pub use crate::gen::{generate_checkpointed, generate_sliced, CheckpointPlan};
 use crate::material::Material;
 use crate::metric::Metric;
@@ -155,7 +158,7 @@ pub fn build_sliced(
     let mine = [outcome.slice_indices, outcome.slice_bytes, sub_bytes, peak_rss_bytes().unwrap_or(0)];
     let gathered = comm.gather(mine.to_vec())?;
     let Some(table) = outcome.table else { return Ok(None) };
-    let written = write_table(dir, &table)?;
+    let written = write_file(dir, &metric.file_name(material), &table.file_bytes())?;
     plan.remove_all();
     let file_bytes = std::fs::metadata(&written).map(|md| md.len()).unwrap_or(0);
     let memory = gathered

@@ -28,7 +28,10 @@ use std::sync::{Arc, OnceLock};
 /// A table file opened on first use.
 struct LazyTable {
     path: PathBuf,
-    indexer: Indexer,
+    material: Material,
+    /// The indexer `tb gen` writes, answering for a file that cannot be read (whose
+    /// probes then fail); a readable file brings its own (older files are unfolded).
+    fallback: Indexer,
     metric: Metric,
     file: OnceLock<Result<TableFile, TbError>>,
 }
@@ -45,8 +48,12 @@ impl LazyTable {
 }
 
 impl ValueSource for LazyTable {
+    /// Opens the file: its header says how it is indexed.
     fn indexer(&self) -> &Indexer {
-        &self.indexer
+        self.get().map_or(&self.fallback, |f| f.indexer())
+    }
+    fn material(&self) -> &Material {
+        &self.material
     }
     fn code(&self, side: Color, idx: u64) -> Result<u16, TbError> {
         self.get()?.code(side, idx)
@@ -91,8 +98,10 @@ impl Tablebases {
                 if endings.iter().any(|(e, _)| *e == m) {
                     continue;
                 }
-                let indexer = Indexer::new(&m);
-                set.insert(Arc::new(LazyTable { path: path.clone(), indexer, metric, file: OnceLock::new() }));
+                let fallback = Indexer::new(&m);
+                let table =
+                    LazyTable { path: path.clone(), material: m.clone(), fallback, metric, file: OnceLock::new() };
+                set.insert(Arc::new(table));
                 endings.push((m, path));
             }
         }

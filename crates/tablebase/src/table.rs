@@ -14,6 +14,10 @@ use std::sync::Arc;
 pub trait ValueSource: Send + Sync {
     /// The ending's indexer.
     fn indexer(&self) -> &Indexer;
+    /// The ending (without opening a file that is read lazily).
+    fn material(&self) -> &Material {
+        self.indexer().material()
+    }
     /// The stored code (see [`crate::value`]).
     fn code(&self, side: Color, idx: u64) -> Result<u16, TbError>;
     /// What the stored distances count.
@@ -167,14 +171,14 @@ impl TableSet {
     /// a distance to mate (files are checked when opened, so this is a programming error).
     pub fn insert(&mut self, table: Arc<dyn ValueSource>) {
         assert_eq!(table.metric(), self.metric, "a {} table in a set of {} tables", table.metric(), self.metric);
-        let m = table.indexer().material().clone();
+        let m = table.material().clone();
         self.by_key.insert(material_key(&m.flipped()), (table.clone(), true));
         self.by_key.insert(material_key(&m), (table, false));
     }
 
     /// The materials of the tables in the set, each once, in no fixed order.
     pub fn materials(&self) -> impl Iterator<Item = &Material> + '_ {
-        self.by_key.values().filter(|(_, flipped)| !flipped).map(|(t, _)| t.indexer().material())
+        self.by_key.values().filter(|(_, flipped)| !flipped).map(|(t, _)| t.material())
     }
 
     /// True if the set has the (normalised) material.

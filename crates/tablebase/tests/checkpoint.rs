@@ -85,7 +85,7 @@ fn run(
         handles.into_iter().map(|h| h.join().unwrap()).collect()
     });
     let first = results.into_iter().next().unwrap()?;
-    Ok((encode_table(first.table.as_ref().unwrap()), first.resumed_at))
+    Ok((first.table.unwrap().file_bytes().into_owned(), first.resumed_at))
 }
 
 fn plan(dir: &Path, m: &Material) -> CheckpointPlan {

@@ -48,7 +48,7 @@ fn sliced_bytes(
     assert_eq!(total, outcomes[0].size, "the slices cover the index space");
     let updates = outcomes[0].traffic.iter().map(|t| t.updates).sum();
     let table = outcomes.into_iter().next().unwrap();
-    (encode_table(table.table.as_ref().unwrap()), table.levels, updates)
+    (table.table.unwrap().file_bytes().into_owned(), table.levels, updates)
 }
 
 /// Small parts and batches: many meetings per level, as in a six-man table.

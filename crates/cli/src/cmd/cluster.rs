@@ -288,9 +288,6 @@ fn run_tb(args: ClusterTbArgs) -> Result<()> {
     // Every rank reads the same arguments, so a bad one fails on all of them alike; rank 0 says so.
     let setup = (|| {
         let (material, _) = Material::parse(&args.ending)?.normalized();
-        if material.count() > 5 {
-            anyhow::bail!("endings of more than five men are not supported");
-        }
         let rank_timeout = parse_duration(&args.rank_timeout).context("--rank-timeout")?;
         let every = bastion_core::duration::parse_duration(&args.checkpoint_every).context("--checkpoint-every")?;
         let threads = use_threads_globally(args.threads).map_err(anyhow::Error::msg).context("--threads")?;

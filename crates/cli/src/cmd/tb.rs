@@ -154,8 +154,18 @@ fn targets(ending: &Option<String>, all: Option<usize>) -> Result<Vec<Material>>
 
 fn gen(a: GenArgs) -> Result<()> {
     let targets = targets(&a.ending, a.all)?;
-    if targets.iter().any(|m| m.count() > 5) {
-        bail!("endings of more than five men are not supported");
+    // A six-man table can need more memory than the machine has: say so now, not after
+    // its sub-tables, or by being killed.
+    if let Some(available) = driver::available_memory_bytes() {
+        if let Some(m) = targets.iter().find(|m| driver::working_bytes(m) > available) {
+            bail!(
+                "{} needs {:.1} GB of working memory and {:.1} GB are available here; \
+                 `bastion cluster tb` splits it over the memory of several machines",
+                m.name(),
+                driver::working_bytes(m) as f64 / 1e9,
+                available as f64 / 1e9
+            );
+        }
     }
     std::fs::create_dir_all(&a.dir).with_context(|| format!("creating {}", a.dir.display()))?;
     let threads = driver::current_threads();
