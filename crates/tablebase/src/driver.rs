@@ -62,10 +62,11 @@ impl BuildRecord {
     }
 }
 
-/// Bytes of the generator's working arrays for a whole table of `m` (value, best exit and
-/// move counter: 5 bytes per index and side to move), the bulk of what generating it needs.
+/// Bytes of the generator's working arrays for a whole table of `m` (value, with the best
+/// exit while undecided, and move counter: 3 bytes per index and side to move), the bulk of
+/// what generating it needs.
 pub fn working_bytes(m: &Material) -> u64 {
-    10 * crate::index::Indexer::new(m).size()
+    6 * crate::index::Indexer::new(m).size()
 }
 
 /// Memory the OS can give this process now without swapping (Linux `MemAvailable`), if it tells.
@@ -317,9 +318,9 @@ mod tests {
     #[test]
     fn working_memory_of_six_man_tables() {
         let gb = |name: &str| working_bytes(&Material::parse(name).unwrap()) as f64 / 1e9;
-        assert!((gb("KRRRKR") - 12.32).abs() < 0.01);
-        assert!((gb("KRRKNN") - 18.78).abs() < 0.01);
-        assert!((gb("KQRKQR") - 77.51).abs() < 0.01);
+        assert!((gb("KRRRKR") - 7.39).abs() < 0.01);
+        assert!((gb("KRRKNN") - 11.27).abs() < 0.01);
+        assert!((gb("KQRKQR") - 46.51).abs() < 0.01);
         assert!(available_memory_bytes().is_none_or(|b| b > 0));
     }
 }

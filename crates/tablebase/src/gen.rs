@@ -65,8 +65,42 @@ const MAX_EDGES: usize = 128;
 const BLACK_FLAG: u64 = 1 << 62;
 const IDX_MASK: u64 = (1 << 62) - 1;
 
-/// Exit codes: none, or 1 + value code.
+/// En-passant nodes' exit codes: none, or 1 + value code.
 const EXIT_NONE: u16 = 0;
+
+/// A value cell of an undecided position that has a best exit: this flag with the exit's
+/// value code. Keeping the exit there, not in an array of its own, saves 2 bytes per index
+/// and side to move: the working arrays are 3 bytes per index and side.
+const PENDING: u16 = 0x8000;
+
+/// True if a value cell is undecided (a draw so far, with or without a best exit).
+#[inline]
+fn undecided(cell: u16) -> bool {
+    cell == DRAW || cell & PENDING != 0
+}
+
+/// The best exit an undecided value cell holds.
+#[inline]
+fn pending_exit(cell: u16) -> Option<Dtm> {
+    if cell & PENDING != 0 {
+        Dtm::from_code(cell & !PENDING)
+    } else {
+        None
+    }
+}
+
+/// Decides `cell` at `code` if it is still undecided; true if this call decided it.
+#[inline]
+fn decide(cell: &AtomicU16, code: u16) -> bool {
+    let mut now = cell.load(Relaxed);
+    while undecided(now) {
+        match cell.compare_exchange_weak(now, code, Relaxed, Relaxed) {
+            Ok(_) => return true,
+            Err(seen) => now = seen,
+        }
+    }
+    false
+}
 
 #[inline]
 fn node(side: Color, idx: u64) -> u64 {
@@ -135,7 +169,6 @@ struct Gen<'a> {
     bounds: &'a [u64],
     values: [Vec<AtomicU16>; 2],
     counters: [Vec<AtomicU8>; 2],
-    exits: [Vec<AtomicU16>; 2],
     ep_nodes: Vec<EpNode>,
     ep_by_pos: HashMap<u64, Vec<u32>>,
 }
@@ -255,7 +288,6 @@ pub fn generate_checkpointed(
         bounds: &bounds,
         values: r.values,
         counters: r.counters,
-        exits: r.exits,
         ep_nodes: r.ep_nodes,
         ep_by_pos: r.ep_by_pos,
     };
@@ -271,7 +303,7 @@ pub fn generate_checkpointed(
     loop {
         if let Some(list) = later.remove(&level) {
             for nd in list {
-                if g.cell(nd).compare_exchange(DRAW, level_code(level), Relaxed, Relaxed).is_ok() {
+                if decide(g.cell(nd), level_code(level)) {
                     frontier.push(nd);
                 }
             }
@@ -365,10 +397,13 @@ pub fn generate_checkpointed(
     // beyond that would mean a scheduling error.
     debug_assert!(level < 2000);
 
-    let slice_bytes = n as u64 * 2 * 5;
+    let slice_bytes = n as u64 * 2 * 3;
     let ep_local = g.ep_nodes.len() as u64;
     let Gen { values, .. } = g;
-    let [w, b] = values.map(|v| v.into_iter().map(AtomicU16::into_inner).collect::<Vec<u16>>());
+    // Positions never decided are draws, whatever exit they held.
+    let [w, b] = values.map(|v| {
+        v.into_iter().map(|c| c.into_inner()).map(|c| if c & PENDING != 0 { DRAW } else { c }).collect::<Vec<u16>>()
+    });
     let (table, ep_nodes, traffic) = if ranks == 1 {
         let values = [Codes::from_wide(w), Codes::from_wide(b)];
         (Some(SliceTable::Values(TableData { indexer: ix.clone(), metric, values })), ep_local as usize, traffic)
@@ -731,7 +766,7 @@ impl Gen<'_> {
         let count = distinct + ep_count;
         self.counters[s][i].store(count as u8, Relaxed);
         if let Some(e) = best_exit {
-            self.exits[s][i].store(e.code() + 1, Relaxed);
+            self.values[s][i].store(PENDING | e.code(), Relaxed);
             match e {
                 Dtm::Win(d) => sched.push((d, node(side, idx))),
                 Dtm::Loss(d) if count == 0 => sched.push((d, node(side, idx))),
@@ -827,7 +862,7 @@ impl Gen<'_> {
                 if let Some(t) = target {
                     if t > level {
                         out.later.push((t, EP_FLAG | id as u64));
-                    } else if e.value.compare_exchange(DRAW, level_code(level), Relaxed, Relaxed).is_ok() {
+                    } else if decide(&e.value, level_code(level)) {
                         self.process(EP_FLAG | id as u64, level, out);
                     }
                 }
@@ -867,14 +902,16 @@ impl Gen<'_> {
         let cell = &self.values[s][qi];
         if level.is_multiple_of(2) {
             // The successor is lost for its side to move: q wins.
-            if cell.compare_exchange(DRAW, level_code(level + 1), Relaxed, Relaxed).is_ok() {
+            if decide(cell, level_code(level + 1)) {
                 out.next.push(node(q_side, q));
             }
-        } else if cell.load(Relaxed) == DRAW {
+        } else if undecided(cell.load(Relaxed)) {
             let before = self.counters[s][qi].fetch_sub(1, Relaxed);
             debug_assert!(before > 0, "counter underflow");
             if before == 1 {
-                let target = match exit_dtm(self.exits[s][qi].load(Relaxed)) {
+                // Only this update brings the counter to zero, and at an odd level nothing
+                // else decides a stored position: the cell still holds its exit.
+                let target = match pending_exit(cell.load(Relaxed)) {
                     None => Some(level + 1),
                     Some(Dtm::Loss(d)) => Some(d.max(level + 1)),
                     _ => None,
@@ -882,7 +919,7 @@ impl Gen<'_> {
                 if let Some(t) = target {
                     if t > level + 1 {
                         out.later.push((t, node(q_side, q)));
-                    } else if cell.compare_exchange(DRAW, level_code(t), Relaxed, Relaxed).is_ok() {
+                    } else if decide(cell, level_code(t)) {
                         out.next.push(node(q_side, q));
                     }
                 }

@@ -155,7 +155,7 @@ fn build_sliced_writes_the_file_of_tb_gen_and_reports_every_rank() {
     assert!(results[1..].iter().all(|r| matches!(r, Ok(None))));
     assert_eq!(std::fs::read(dir.join("KBNK.btb")).unwrap(), expected, "the same bytes as tb gen");
     assert_eq!(report.memory.len(), 3);
-    assert!(report.memory.iter().all(|r| r.slice_bytes == r.slice_indices * 10 && r.sub_table_bytes > 0));
+    assert!(report.memory.iter().all(|r| r.slice_bytes == r.slice_indices * 6 && r.sub_table_bytes > 0));
     assert!(!report.record.skipped && report.traffic.iter().map(|t| t.updates).sum::<u64>() > 0);
     // A rerun finds the complete file and keeps it.
     let again = run(&dir);

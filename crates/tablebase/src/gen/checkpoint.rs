@@ -3,7 +3,8 @@
 //! starting again.
 //!
 //! A checkpoint holds everything the level loop reads: the working arrays (values, move
-//! counters, exits), the en-passant nodes, the frontier of the next level, the later levels'
+//! counters; undecided positions' best exits are in their values), the en-passant nodes,
+//! the frontier of the next level, the later levels'
 //! schedule and the traffic counted so far. It is taken at the top of a level, after the
 //! level's scheduled decisions were merged into the frontier, so a resumed run enters the
 //! loop exactly where the stopped one was; the generator being order-independent, the table
@@ -23,7 +24,8 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU16, AtomicU8, Ordering::Relaxed};
 use std::time::Duration;
 
-const MAGIC: &[u8; 8] = b"BASTCKP1";
+/// Version 2: no exit array (a position's best exit lives in its value cell while undecided).
+const MAGIC: &[u8; 8] = b"BASTCKP2";
 
 /// Where and how often a generation leaves checkpoints.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -98,7 +100,6 @@ pub(crate) struct StateRef<'a> {
 pub(crate) struct Restored {
     pub values: [Vec<AtomicU16>; 2],
     pub counters: [Vec<AtomicU8>; 2],
-    pub exits: [Vec<AtomicU16>; 2],
     pub ep_nodes: Vec<EpNode>,
     pub ep_by_pos: HashMap<u64, Vec<u32>>,
     pub state: LoopState,
@@ -113,7 +114,6 @@ impl Restored {
         Restored {
             values: [draws(), draws()],
             counters: [zeros(), zeros()],
-            exits: [draws(), draws()],
             ep_nodes: Vec::new(),
             ep_by_pos: HashMap::new(),
             state: LoopState { level: 0, frontier: Vec::new(), later: BTreeMap::new(), traffic: Vec::new() },
@@ -143,7 +143,6 @@ pub(crate) fn save(plan: &CheckpointPlan, id: SliceId, g: &Gen<'_>, state: State
     for side in 0..2 {
         w.u16s(&g.values[side])?;
         w.u8s(&g.counters[side])?;
-        w.u16s(&g.exits[side])?;
     }
     w.u64(g.ep_nodes.len() as u64)?;
     for e in &g.ep_nodes {
@@ -201,11 +200,9 @@ pub(crate) fn load(plan: &CheckpointPlan, id: SliceId, level: u16) -> io::Result
     let n = (id.hi - id.lo) as usize;
     let mut values: [Vec<AtomicU16>; 2] = [Vec::new(), Vec::new()];
     let mut counters: [Vec<AtomicU8>; 2] = [Vec::new(), Vec::new()];
-    let mut exits: [Vec<AtomicU16>; 2] = [Vec::new(), Vec::new()];
     for side in 0..2 {
         values[side] = r.u16s(n)?;
         counters[side] = r.u8s(n)?;
-        exits[side] = r.u16s(n)?;
     }
     let mut ep_nodes = Vec::new();
     for _ in 0..r.len(&path)? {
@@ -240,7 +237,7 @@ pub(crate) fn load(plan: &CheckpointPlan, id: SliceId, level: u16) -> io::Result
     if r.inp.read(&mut [0u8; 1])? != 0 {
         return Err(invalid(&path, "trailing bytes"));
     }
-    Ok(Restored { values, counters, exits, ep_nodes, ep_by_pos, state: LoopState { level, frontier, later, traffic } })
+    Ok(Restored { values, counters, ep_nodes, ep_by_pos, state: LoopState { level, frontier, later, traffic } })
 }
 
 fn invalid(path: &Path, why: &str) -> io::Error {
