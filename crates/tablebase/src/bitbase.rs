@@ -119,10 +119,9 @@ fn header_material(path: &Path, head: &[u8]) -> Result<Material, TbError> {
 /// The indexer of a file whose header is `head` (its version says how it is indexed).
 fn header_indexer(path: &Path, head: &[u8]) -> Result<Indexer, TbError> {
     let m = header_material(path, head)?;
-    let current = Indexer::new(&m);
     match u32::from_le_bytes(head[8..12].try_into().unwrap()) {
-        VERSION => Ok(current),
-        1 => Ok(Indexer::from_header(&m, current.header_code() - 2).expect("every material has an unfolded index")),
+        VERSION => Ok(Indexer::new(&m)),
+        1 => Ok(Indexer::unfolded(&m)),
         _ => Err(corrupt(path, "unknown bitbase version")),
     }
 }

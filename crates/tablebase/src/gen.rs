@@ -455,7 +455,7 @@ fn compress_slices(
         (lo < hi && lo % b != 0).then(|| (owner(bounds, lo / b * b), lo, hi.min(lo.div_ceil(b) * b)))
     };
     // The longest distance: its width is the file's.
-    let local_max = mine.iter().flatten().filter(|&&c| c > ILLEGAL).map(|&c| c - 2).max().unwrap_or(0);
+    let local_max = crate::value::longest_plies(mine.iter().flatten().copied());
     let all_max = comm.gather(vec![u64::from(local_max)])?;
     let max_plies = comm.broadcast(all_max.iter().flatten().copied().max().unwrap_or(0))? as u16;
     let width = value_width(max_plies);

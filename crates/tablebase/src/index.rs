@@ -235,6 +235,11 @@ impl Indexer {
         self.scheme as u8 + if self.folded { 2 } else { 0 }
     }
 
+    /// The indexer of files written before like men were folded (header codes 1 and 2).
+    pub fn unfolded(material: &Material) -> Indexer {
+        Indexer::with_folding(material, false)
+    }
+
     /// Whether like men are folded (every index `tb gen` writes now).
     pub fn folded(&self) -> bool {
         self.folded

@@ -2,7 +2,8 @@
 //!
 //! The generator ([`crate::gen`]) can run as one slice of `N`: slice `r` holds the indices
 //! `size·r/N .. size·(r+1)/N` of both sides to move, and only its part of the working arrays
-//! (value, holding the best exit while undecided, and move counter: 3 bytes per index per side). Initialisation is local (a
+//! (value, holding the best exit while undecided, and move counter: 3 bytes per index per
+//! side). Initialisation is local (a
 //! position's moves are valued from the sub-tables, which every slice holds). At each level a
 //! slice takes back the positions it decided; a predecessor that falls in another slice's part
 //! becomes an *update* for that slice, sent in one batched all-to-all exchange per level and

@@ -5,7 +5,7 @@ use crate::error::TbError;
 use crate::index::Indexer;
 use crate::material::Material;
 use crate::metric::Metric;
-use crate::value::{Dtm, ILLEGAL};
+use crate::value::Dtm;
 use bastion_core::{zobrist, Color, Piece, Position, Role};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -110,7 +110,7 @@ impl TableData {
 
     /// The largest distance stored (to mate or to conversion), in plies.
     pub fn max_plies(&self) -> u16 {
-        self.values.iter().flat_map(Codes::iter).filter(|&c| c > ILLEGAL).map(|c| c - 2).max().unwrap_or(0)
+        crate::value::longest_plies(self.values.iter().flat_map(Codes::iter))
     }
 }
 

@@ -14,6 +14,11 @@ pub const DRAW: u16 = 0;
 /// Code of an illegal or non-canonical index.
 pub const ILLEGAL: u16 = 1;
 
+/// The longest distance in plies among `codes` (0 if none is decided).
+pub fn longest_plies(codes: impl Iterator<Item = u16>) -> u16 {
+    codes.filter(|&c| c > ILLEGAL).map(|c| c - 2).max().unwrap_or(0)
+}
+
 /// Exact game-theoretic value with distance to mate, for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "result", content = "plies", rename_all = "lowercase")]
