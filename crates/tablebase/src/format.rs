@@ -123,21 +123,27 @@ pub struct TableShape<'a> {
 
 /// The whole file from its compressed blocks (White to move's, then Black's, each
 /// [`compress_block`] of [`BLOCK_VALUES`] codes at [`value_width`]`(max_plies)`).
-pub fn assemble(shape: TableShape, blocks: &[Vec<u8>]) -> Vec<u8> {
+///
+/// The file is built in one buffer, header last: the blocks are the only other copy, which
+/// matters at the end of a six-man generation, where they are gigabytes.
+pub fn assemble<B: AsRef<[u8]>>(shape: TableShape, blocks: &[B]) -> Vec<u8> {
     let size = shape.indexer.size();
     let per_side = size.div_ceil(BLOCK_VALUES as u64) as u32;
     assert_eq!(blocks.len(), 2 * per_side as usize, "a table has ceil(size / B) blocks per side");
-    let mut payload = Vec::with_capacity(8 * (blocks.len() + 1) + blocks.iter().map(Vec::len).sum::<usize>());
+    let offsets = 8 * (blocks.len() + 1);
+    let mut file = Vec::with_capacity(HEADER_LEN + offsets + blocks.iter().map(|c| c.as_ref().len()).sum::<usize>());
+    file.resize(HEADER_LEN, 0);
     let mut off = 0u64;
     for c in blocks {
-        payload.extend_from_slice(&off.to_le_bytes());
-        off += c.len() as u64;
+        file.extend_from_slice(&off.to_le_bytes());
+        off += c.as_ref().len() as u64;
     }
-    payload.extend_from_slice(&off.to_le_bytes());
+    file.extend_from_slice(&off.to_le_bytes());
     for c in blocks {
-        payload.extend_from_slice(c);
+        file.extend_from_slice(c.as_ref());
     }
-    let mut h = Vec::with_capacity(HEADER_LEN + payload.len());
+    let payload_crc = crc32fast::hash(&file[HEADER_LEN..]);
+    let mut h = Vec::with_capacity(HEADER_LEN);
     h.extend_from_slice(MAGIC);
     h.extend_from_slice(&VERSION.to_le_bytes());
     let mut name = [0u8; 16];
@@ -153,12 +159,12 @@ pub fn assemble(shape: TableShape, blocks: &[Vec<u8>]) -> Vec<u8> {
     h.extend_from_slice(&per_side.to_le_bytes());
     h.extend_from_slice(&shape.max_plies.to_le_bytes());
     h.extend_from_slice(&[0, 0]);
-    h.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+    h.extend_from_slice(&payload_crc.to_le_bytes());
     let hc = crc32fast::hash(&h);
     h.extend_from_slice(&hc.to_le_bytes());
     debug_assert_eq!(h.len(), HEADER_LEN);
-    h.extend_from_slice(&payload);
-    h
+    file[..HEADER_LEN].copy_from_slice(&h);
+    file
 }
 
 /// Serialises a table into the file format.

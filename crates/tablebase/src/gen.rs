@@ -399,7 +399,11 @@ pub fn generate_checkpointed(
 
     let slice_bytes = n as u64 * 2 * 3;
     let ep_local = g.ep_nodes.len() as u64;
-    let Gen { values, .. } = g;
+    // The move counters and en-passant nodes go now, not at the end of the function (a
+    // partial move would keep them): the values' conversion and, in slices, the compression
+    // and gather follow, and the counters are a third of the working memory.
+    let Gen { values, counters, ep_nodes, ep_by_pos, .. } = g;
+    drop((counters, ep_nodes, ep_by_pos));
     // Positions never decided are draws, whatever exit they held.
     let [w, b] = values.map(|v| {
         v.into_iter().map(|c| c.into_inner()).map(|c| if c & PENDING != 0 { DRAW } else { c }).collect::<Vec<u16>>()
@@ -436,7 +440,8 @@ fn unpack_codes(words: &[u64], n: usize) -> Result<Vec<u16>, ExchangeError> {
 /// codes up to the next block boundary to the slice that holds that block's start (one
 /// all-to-all a side); each slice compresses its blocks and slice 0 gathers the compressed
 /// blocks and the longest distance and assembles the file. So no slice holds more than its
-/// own codes and one block, and the compression is shared; the bytes are
+/// own codes and one block, slice 0 drops its codes before it gathers, and the compression
+/// is shared; the bytes are
 /// [`crate::format::encode_table`]'s, as the tests check.
 fn compress_slices(
     comm: &mut dyn Exchange,
@@ -502,26 +507,38 @@ fn compress_slices(
         words.extend(bytes.chunks(8).map(|c| c.iter().rev().fold(0u64, |w, &x| (w << 8) | u64::from(x))));
         gathered.push(comm.gather(words)?);
     }
+    // Rank 0 keeps, from here on, only the compressed table: its own codes go now, and each
+    // slice's words once they are read, so it holds the compressed blocks about twice at the
+    // most (as they came and in the file), not on top of its slice.
+    drop(mine);
     if me != 0 {
         return Ok(None);
     }
-    let mut blocks = Vec::new();
-    for side in &gathered {
-        for (r, words) in side.iter().enumerate() {
+    let mut runs: Vec<(Vec<u8>, Vec<u64>)> = Vec::with_capacity(2 * ranks);
+    for side in gathered {
+        for (r, words) in side.into_iter().enumerate() {
             let bad = || ExchangeError(format!("slice {r} sent malformed blocks"));
             let n = *words.first().ok_or_else(bad)? as usize;
-            let lens = words.get(1..1 + n).ok_or_else(bad)?;
+            let lens = words.get(1..1 + n).ok_or_else(bad)?.to_vec();
             let total: u64 = lens.iter().sum();
             let data = &words[1 + n..];
             if data.len() as u64 != total.div_ceil(8) {
                 return Err(bad());
             }
-            let bytes: Vec<u8> = data.iter().flat_map(|w| w.to_le_bytes()).collect();
-            let mut at = 0;
-            for &len in lens {
-                blocks.push(bytes[at..at + len as usize].to_vec());
-                at += len as usize;
+            let mut bytes = Vec::with_capacity(8 * data.len());
+            for w in data {
+                bytes.extend_from_slice(&w.to_le_bytes());
             }
+            bytes.truncate(total as usize);
+            runs.push((bytes, lens));
+        }
+    }
+    let mut blocks: Vec<&[u8]> = Vec::new();
+    for (bytes, lens) in &runs {
+        let mut at = 0;
+        for &len in lens {
+            blocks.push(&bytes[at..at + len as usize]);
+            at += len as usize;
         }
     }
     let shape = TableShape { max_plies, ..shape };
