@@ -66,7 +66,7 @@ impl BuildRecord {
 /// exit while undecided, and move counter: 3 bytes per index and side to move), the bulk of
 /// what generating it needs.
 pub fn working_bytes(m: &Material) -> u64 {
-    6 * crate::index::Indexer::new(m).size()
+    2 * crate::gen::WORKING_BYTES_PER_INDEX * crate::index::Indexer::new(m).size()
 }
 
 /// Memory the OS can give this process now without swapping (Linux `MemAvailable`), if it tells.

@@ -68,6 +68,10 @@ const IDX_MASK: u64 = (1 << 62) - 1;
 /// En-passant nodes' exit codes: none, or 1 + value code.
 const EXIT_NONE: u16 = 0;
 
+/// Bytes of the working arrays per index and side to move: the value cell (2, holding the
+/// best exit while undecided) and the move counter (1).
+pub(crate) const WORKING_BYTES_PER_INDEX: u64 = 3;
+
 /// A value cell of an undecided position that has a best exit: this flag with the exit's
 /// value code. Keeping the exit there, not in an array of its own, saves 2 bytes per index
 /// and side to move: the working arrays are 3 bytes per index and side.
@@ -397,7 +401,7 @@ pub fn generate_checkpointed(
     // beyond that would mean a scheduling error.
     debug_assert!(level < 2000);
 
-    let slice_bytes = n as u64 * 2 * 3;
+    let slice_bytes = n as u64 * 2 * WORKING_BYTES_PER_INDEX;
     let ep_local = g.ep_nodes.len() as u64;
     // The move counters and en-passant nodes go now, not at the end of the function (a
     // partial move would keep them): the values' conversion and, in slices, the compression
