@@ -358,6 +358,13 @@ impl MatchTally {
         MatchTally { tally: Tally::new(config, &schedule(config)) }
     }
 
+    /// The games of an earlier run already counted, as [`run_match`] counts them when it resumes.
+    pub fn resumed(config: &MatchConfig, resumed: &Resumed) -> MatchTally {
+        let mut tally = MatchTally::new(config);
+        tally.tally.add_resumed(resumed);
+        tally
+    }
+
     /// Counts a finished game.
     pub fn add(&mut self, game: &GameSummary) {
         self.tally.add(game);
@@ -440,6 +447,15 @@ impl Tally {
             self.report.fault_games.push(format!("round {}: {}", summary.game.round, summary.reason));
         }
         self.add_result(summary.game.unit, summary.game.first_is_white, summary.winner());
+    }
+
+    /// Counts the games of an earlier run, their terminations marked "(resumed)".
+    fn add_resumed(&mut self, resumed: &Resumed) {
+        for g in &resumed.games {
+            *self.report.terminations.entry(format!("{} (resumed)", g.termination)).or_default() += 1;
+            self.add_result(g.unit, g.first_is_white, g.winner);
+            self.report.resumed_games += 1;
+        }
     }
 
     /// Says why the match ended.
@@ -533,14 +549,9 @@ pub fn run_match(
     }
     let units = schedule(config);
     let mut tally = Tally::new(config, &units);
-
     // Resume: keep complete units already in the PGN file, drop partial ones.
-    let mut done_units = vec![false; units.len()];
-    if let (true, Some(path)) = (config.resume, &config.pgn_out) {
-        if path.exists() {
-            resume_from(path, config, &units, &mut done_units, &mut tally)?;
-        }
-    }
+    let resumed = Resumed::read(config)?;
+    tally.add_resumed(&resumed);
     let mut book = match &config.learning {
         Some(l) if l.path.exists() => Some(PolyglotBook::open(&l.path).map_err(|e| MatchError::Io(e.to_string()))?),
         Some(_) => Some(PolyglotBook::default()),
@@ -561,7 +572,7 @@ pub fn run_match(
         return Ok(tally.report);
     }
 
-    let todo: Vec<Unit> = units.iter().copied().filter(|u| !done_units[u.index]).collect();
+    let todo: Vec<Unit> = units.iter().copied().filter(|u| !resumed.is_done(u.index)).collect();
     let next = AtomicUsize::new(0);
     let no_more = AtomicBool::new(false);
     // A rendezvous channel: a worker waits until its game has been counted, so
@@ -626,48 +637,83 @@ pub fn run_match(
     Ok(tally.report)
 }
 
-/// Reads an earlier run's PGN: complete units are counted and kept, the
-/// file is rewritten without the games of incomplete units.
-fn resume_from(
-    path: &std::path::Path,
-    config: &MatchConfig,
-    units: &[Unit],
-    done_units: &mut [bool],
-    tally: &mut Tally,
-) -> Result<(), MatchError> {
-    let io = |e: std::io::Error| MatchError::Io(format!("{}: {e}", path.display()));
-    let file = bastion_core::io::open_bounded(path, bastion_core::io::TEXT_LIMIT).map_err(|e| io(e.into_io()))?;
-    let games = pgn::read_games(file).map_err(io)?;
-    let mut by_unit: BTreeMap<usize, Vec<(usize, pgn::PgnGame)>> = BTreeMap::new();
-    for g in games {
-        let Some(round) = g.header("Round") else { continue };
-        let (u, k) = round.split_once('.').unwrap_or((round, "1"));
-        let (Ok(u), Ok(k)) = (u.parse::<usize>(), k.parse::<usize>()) else { continue };
-        if u == 0 || k == 0 || u > units.len() || g.winner().is_none() {
-            continue;
+/// The games an earlier run of a match left in its PGN file, for `resume`: the complete units
+/// (a pair with `repeat`, else a game), which are counted and not played again. Games of
+/// incomplete units are dropped from the file and played again.
+#[derive(Clone, Debug, Default)]
+pub struct Resumed {
+    /// By unit: whether it is complete in the file.
+    done: Vec<bool>,
+    /// The kept games, in the file's order.
+    games: Vec<ResumedGame>,
+}
+
+/// One kept game of [`Resumed`], as much of it as the statistics need.
+#[derive(Clone, Debug)]
+struct ResumedGame {
+    unit: usize,
+    first_is_white: bool,
+    winner: Option<Color>,
+    termination: String,
+}
+
+impl Resumed {
+    /// Reads `config.pgn_out` when `config.resume` is set and the file exists (else nothing is
+    /// resumed), keeps the complete units of this match's schedule and rewrites the file
+    /// (atomically) with their games only, so that new games are appended after them.
+    pub fn read(config: &MatchConfig) -> Result<Resumed, MatchError> {
+        let units = schedule(config);
+        let mut resumed = Resumed { done: vec![false; units.len()], games: Vec::new() };
+        let path = match (config.resume, &config.pgn_out) {
+            (true, Some(path)) if path.exists() => path,
+            _ => return Ok(resumed),
+        };
+        let io = |e: std::io::Error| MatchError::Io(format!("{}: {e}", path.display()));
+        let file = bastion_core::io::open_bounded(path, bastion_core::io::TEXT_LIMIT).map_err(|e| io(e.into_io()))?;
+        let games = pgn::read_games(file).map_err(io)?;
+        let mut by_unit: BTreeMap<usize, Vec<(usize, pgn::PgnGame)>> = BTreeMap::new();
+        for g in games {
+            let Some(round) = g.header("Round") else { continue };
+            let (u, k) = round.split_once('.').unwrap_or((round, "1"));
+            let (Ok(u), Ok(k)) = (u.parse::<usize>(), k.parse::<usize>()) else { continue };
+            if u == 0 || k == 0 || u > units.len() || g.winner().is_none() {
+                continue;
+            }
+            by_unit.entry(u - 1).or_default().push((k - 1, g));
         }
-        by_unit.entry(u - 1).or_default().push((k - 1, g));
+        let mut keep = String::new();
+        for (u, mut games) in by_unit {
+            games.sort_by_key(|(k, _)| *k);
+            games.dedup_by_key(|(k, _)| *k);
+            let expected = units[u].games.iter().flatten().count();
+            if games.len() != expected {
+                continue;
+            }
+            for (_, g) in &games {
+                resumed.games.push(ResumedGame {
+                    unit: u,
+                    first_is_white: g.header("White") == Some(config.engines[0].name.as_str()),
+                    winner: g.winner().flatten(),
+                    termination: g.header("Termination").unwrap_or("normal").to_string(),
+                });
+                keep.push_str(&g.to_pgn());
+            }
+            resumed.done[u] = true;
+        }
+        let tmp = path.with_extension("pgn.tmp");
+        std::fs::write(&tmp, keep).and_then(|()| std::fs::rename(&tmp, path)).map_err(io)?;
+        Ok(resumed)
     }
-    let mut keep = String::new();
-    for (u, mut games) in by_unit {
-        games.sort_by_key(|(k, _)| *k);
-        games.dedup_by_key(|(k, _)| *k);
-        let expected = units[u].games.iter().flatten().count();
-        if games.len() != expected {
-            continue;
-        }
-        for (_, g) in &games {
-            let first_is_white = g.header("White") == Some(config.engines[0].name.as_str());
-            let tag = g.header("Termination").unwrap_or("normal");
-            *tally.report.terminations.entry(format!("{tag} (resumed)")).or_default() += 1;
-            tally.add_result(u, first_is_white, g.winner().flatten());
-            tally.report.resumed_games += 1;
-            keep.push_str(&g.to_pgn());
-        }
-        done_units[u] = true;
+
+    /// Whether unit `unit` (a game's [`ScheduledGame::unit`]) is complete and not played again.
+    pub fn is_done(&self, unit: usize) -> bool {
+        self.done.get(unit).copied().unwrap_or(false)
     }
-    let tmp = path.with_extension("pgn.tmp");
-    std::fs::write(&tmp, keep).and_then(|()| std::fs::rename(&tmp, path)).map_err(io)
+
+    /// How many games were kept.
+    pub fn games(&self) -> usize {
+        self.games.len()
+    }
 }
 
 #[cfg(test)]

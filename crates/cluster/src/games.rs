@@ -7,7 +7,9 @@
 use crate::queue::{distribute_interruptible, release, Event, QueueOptions};
 use crate::{ClusterError, Peer, Transport};
 use bastion_arena::referee::Player;
-use bastion_arena::tournament::{play_scheduled, GameSummary, MatchConfig, MatchReport, MatchTally, ScheduledGame};
+use bastion_arena::tournament::{
+    play_scheduled, scheduled_games, GameSummary, MatchConfig, MatchReport, MatchTally, Resumed, ScheduledGame,
+};
 use std::cell::RefCell;
 use std::io::Write;
 use std::sync::Mutex;
@@ -95,6 +97,10 @@ impl Lead<'_> {
 /// each as soon as every game before it is in. The report is counted in game order at the end,
 /// so it equals `bastion match`'s (one game at a time) for the same games.
 ///
+/// The units `resumed` holds (an earlier run's games, [`Resumed::read`]) are counted first and
+/// not played again, as `bastion match --resume` does; the caller opens `pgn` for appending
+/// after reading them.
+///
 /// `interrupt` is polled between messages; when set, the job ends with
 /// [`ClusterError::Stopped`] after the finished games are written. A failing rank, a silent one
 /// or a PGN that cannot be written ends it with an error, after which the caller ends the job
@@ -102,14 +108,15 @@ impl Lead<'_> {
 pub fn lead_match(
     transport: &dyn Transport,
     config: &MatchConfig,
+    resumed: &Resumed,
     options: &QueueOptions,
     interrupt: &dyn Fn() -> bool,
     pgn: Option<&mut dyn Write>,
     mut on_event: impl FnMut(MatchEvent<'_>),
 ) -> Result<MatchReport, ClusterError> {
-    let tasks = bastion_arena::tournament::scheduled_games(config);
+    let tasks: Vec<ScheduledGame> = scheduled_games(config).into_iter().filter(|g| !resumed.is_done(g.unit)).collect();
     let lead = RefCell::new(Lead {
-        tally: MatchTally::new(config),
+        tally: MatchTally::resumed(config, resumed),
         games: vec![None; tasks.len()],
         written: 0,
         pgn,
@@ -149,7 +156,7 @@ pub fn lead_match(
     }
     // Counted again in game order, so that the list of faulty games is in round order as in a
     // single-process run whatever order the ranks finished in.
-    let mut tally = MatchTally::new(config);
+    let mut tally = MatchTally::resumed(config, resumed);
     for game in lead.games.iter().flatten() {
         tally.add(game);
     }

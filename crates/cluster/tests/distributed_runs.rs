@@ -6,7 +6,7 @@ mod common;
 use bastion_arena::openings::Opening;
 use bastion_arena::referee::{EngineConfig, RefereeConfig, TimeControl};
 use bastion_arena::stats::SprtParams;
-use bastion_arena::tournament::{run_match, scheduled_games, MatchConfig, MatchReport, ScheduledGame};
+use bastion_arena::tournament::{run_match, scheduled_games, MatchConfig, MatchReport, Resumed, ScheduledGame};
 use bastion_cluster::games::{game_worker, lead_match};
 use bastion_cluster::mates::{mate_worker, MateSettings, MateTask};
 use bastion_cluster::ordered::distribute_in_order;
@@ -55,6 +55,15 @@ fn config(engines: [EngineConfig; 2], time_control: TimeControl, games: usize) -
 /// Plays `config` on `ranks` local ranks; returns rank 0's answer, the PGN it wrote and how
 /// many games each worker rank played.
 fn distributed(config: &MatchConfig, ranks: usize) -> (Result<MatchReport, ClusterError>, String, Vec<usize>) {
+    distributed_after(config, &Resumed::default(), ranks)
+}
+
+/// [`distributed`] for a match resuming the games in `resumed`.
+fn distributed_after(
+    config: &MatchConfig,
+    resumed: &Resumed,
+    ranks: usize,
+) -> (Result<MatchReport, ClusterError>, String, Vec<usize>) {
     let options = QueueOptions { rank_timeout: Duration::from_secs(60), ..QueueOptions::default() };
     let mut world = local_world(ranks).into_iter();
     let root = world.next().unwrap();
@@ -65,7 +74,7 @@ fn distributed(config: &MatchConfig, ranks: usize) -> (Result<MatchReport, Clust
         })
         .collect();
     let mut pgn = Vec::new();
-    let report = lead_match(&root, config, &options, &|| false, Some(&mut pgn), |_| {});
+    let report = lead_match(&root, config, resumed, &options, &|| false, Some(&mut pgn), |_| {});
     let played = workers.into_iter().map(|w| w.join().unwrap().expect("every worker is dismissed")).collect();
     (report, String::from_utf8(pgn).unwrap(), played)
 }
@@ -102,6 +111,45 @@ fn a_match_at_fixed_nodes_gives_the_single_process_report_and_pgn() {
     assert_eq!(rounds(&pgn), ["1.1", "1.2", "2.1", "2.2", "3.1", "3.2"], "game order");
     assert_eq!(pgn_without_times(&pgn), pgn_without_times(&single_pgn));
     assert_eq!(played.len(), 2);
+}
+
+#[test]
+fn a_resumed_match_plays_and_counts_what_bastion_match_resume_does() {
+    let bastion = bastion_test_engine::cargo_bin("bastion-cli", "bastion");
+    let command = format!("'{}' uci", bastion.display());
+    let mut b = engine("B", command.clone());
+    b.options = vec![("NullMove".to_string(), "false".to_string())];
+    let mut config = config([engine("A", command), b], TimeControl::Nodes(300), 4);
+    config.referee.adjudication.max_moves = Some(40);
+    let dir = std::env::temp_dir().join(format!("bastion-distributed-resume-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let (single_file, cluster_file) = (dir.join("single.pgn"), dir.join("cluster.pgn"));
+    config.pgn_out = Some(single_file.clone());
+    run_match(&config, Arc::new(AtomicBool::new(false)), |_, _| {}).unwrap();
+    // An interrupted run left the first game of pair 3 behind: it is dropped and played again.
+    let mut text = std::fs::read_to_string(&single_file).unwrap();
+    let lone = text.split("\n\n[Event").next().unwrap().replace("[Round \"1.1\"]", "[Round \"3.1\"]");
+    text.push_str(&format!("{lone}\n\n"));
+    std::fs::write(&single_file, &text).unwrap();
+    std::fs::write(&cluster_file, &text).unwrap();
+
+    config.games = 6;
+    config.resume = true;
+    let single = run_match(&config, Arc::new(AtomicBool::new(false)), |_, _| {}).unwrap();
+    let single_pgn = std::fs::read_to_string(&single_file).unwrap();
+    config.pgn_out = Some(cluster_file.clone());
+    let resumed = Resumed::read(&config).unwrap();
+    assert_eq!(resumed.games(), 4, "two complete pairs kept");
+    assert!(resumed.is_done(0) && resumed.is_done(1) && !resumed.is_done(2));
+    let (report, new_games, played) = distributed_after(&config, &resumed, 2);
+    let report = report.unwrap();
+    assert_eq!(rounds(&new_games), ["3.1", "3.2"], "only the incomplete pair is played");
+    assert!(played.iter().sum::<usize>() <= 2, "{played:?}");
+    let cluster_pgn = std::fs::read_to_string(&cluster_file).unwrap() + &new_games;
+    assert_eq!(pgn_without_times(&cluster_pgn), pgn_without_times(&single_pgn));
+    assert_eq!(serde_json::to_value(&report).unwrap(), serde_json::to_value(&single).unwrap());
+    assert_eq!((report.games, report.resumed_games), (6, 4));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

@@ -157,39 +157,46 @@ fn a_missing_suite_is_a_clear_error_from_rank_zero_alone() {
 
 #[test]
 #[ignore = "needs mpirun and BASTION_MPI_BIN (a bastion built with --features mpi); run by scripts/ci-mpi.sh"]
-fn a_match_at_two_ranks_gives_the_report_and_pgn_of_bastion_match() {
+fn a_match_at_two_ranks_gives_the_report_and_pgn_of_bastion_match_and_resumes_as_it_does() {
     let dir = std::env::temp_dir().join(format!("bastion-mpi-match-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let engine = format!("cmd={}", engine());
     let suite = suite();
     // Four games at fixed nodes from the suite's first two positions, against a second engine
     // that searches differently: every game is the same wherever it is played.
-    let args = |pgn: &std::path::Path| -> Vec<String> {
+    let args = |pgn: &std::path::Path, games: &str, resume: bool| -> Vec<String> {
         let mut a: Vec<String> = vec!["--engine".into(), "name=A".into(), engine.clone(), "--engine".into()];
         a.extend(["name=B", &engine, "option.NullMove=false", "option.LateMoveReductions=false"].map(String::from));
         a.extend(
-            ["--openings", &suite, "--repeat", "--games", "4", "--nodes", "300", "--max-moves", "60"].map(String::from),
+            ["--openings", &suite, "--repeat", "--games", games, "--nodes", "300", "--max-moves", "60"]
+                .map(String::from),
         );
         a.extend(["--pgn".to_string(), pgn.display().to_string()]);
+        if resume {
+            a.push("--resume".into());
+        }
         a
     };
     let single_pgn = dir.join("single.pgn");
-    let mut c = Command::new(bastion());
-    c.arg("match").args(args(&single_pgn));
-    let single = output_within(c, Duration::from_secs(300));
-    assert!(single.status.success(), "bastion match: {}", text(&single.stderr));
-
     let cluster_pgn = dir.join("cluster.pgn");
-    let mut cluster_args = vec!["cluster".to_string(), "match".to_string()];
-    cluster_args.extend(args(&cluster_pgn));
-    let refs: Vec<&str> = cluster_args.iter().map(String::as_str).collect();
-    let out = output_within(mpirun(2, &refs), Duration::from_secs(300));
-    let err = text(&out.stderr);
-    assert!(out.status.success(), "cluster match: {err}");
-    assert!(err.contains("rank 1 of 2: pid "), "{err}");
-    assert_eq!(text(&out.stdout), text(&single.stdout));
-    assert!(text(&out.stdout).contains("Games 4/4"), "{}", text(&out.stdout));
     let read = |p: &std::path::Path| pgn_without_times(&std::fs::read_to_string(p).unwrap());
-    assert_eq!(read(&cluster_pgn), read(&single_pgn));
+    // Four games, then two more resumed from each run's own PGN file.
+    for (games, resume) in [("4", false), ("6", true)] {
+        let mut c = Command::new(bastion());
+        c.arg("match").args(args(&single_pgn, games, resume));
+        let single = output_within(c, Duration::from_secs(300));
+        assert!(single.status.success(), "bastion match: {}", text(&single.stderr));
+
+        let mut cluster_args = vec!["cluster".to_string(), "match".to_string()];
+        cluster_args.extend(args(&cluster_pgn, games, resume));
+        let refs: Vec<&str> = cluster_args.iter().map(String::as_str).collect();
+        let out = output_within(mpirun(2, &refs), Duration::from_secs(300));
+        let err = text(&out.stderr);
+        assert!(out.status.success(), "cluster match: {err}");
+        assert!(err.contains("rank 1 of 2: pid "), "{err}");
+        assert_eq!(text(&out.stdout), text(&single.stdout));
+        assert!(text(&out.stdout).contains(&format!("Games {games}/{games}")), "{}", text(&out.stdout));
+        assert_eq!(read(&cluster_pgn), read(&single_pgn));
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -11,7 +11,7 @@
 use super::epd::{parse_duration, position_line, print_report, SuiteArgs};
 use anyhow::{Context, Result};
 use bastion_arena::suite::SuiteConfig;
-use bastion_arena::tournament::MatchConfig;
+use bastion_arena::tournament::{MatchConfig, Resumed};
 use bastion_cluster::games::{game_worker, lead_match, MatchEvent};
 use bastion_cluster::mates::{mate_worker, MateSettings, MateTask};
 use bastion_cluster::ordered::distribute_in_order;
@@ -85,7 +85,7 @@ struct ClusterFortressArgs {
 }
 
 /// Arguments of `bastion cluster match`: those of `bastion match` (one game at a time per
-/// rank, so no --concurrency, --resume or --learn-book), and the rank timeout.
+/// rank, so no --concurrency or --learn-book), and the rank timeout.
 #[derive(Args, Debug)]
 struct ClusterMatchArgs {
     /// A rank silent (no result, no heartbeat) for this long ends the job.
@@ -354,9 +354,6 @@ fn cluster_match_setup(args: &ClusterMatchArgs) -> Result<(MatchConfig, QueueOpt
     if config.concurrency != 1 {
         anyhow::bail!("--concurrency: each rank plays one game at a time; run more ranks instead");
     }
-    if config.resume {
-        anyhow::bail!("--resume is not supported by cluster match; run `bastion match --resume` to finish a match");
-    }
     if config.learning.is_some() {
         anyhow::bail!("--learn-book is not supported by cluster match: the book learns in `bastion match` only");
     }
@@ -377,6 +374,8 @@ fn run_match(args: ClusterMatchArgs) -> Result<()> {
         for e in &config.engines {
             e.start().with_context(|| format!("cannot start engine {}", e.name))?;
         }
+        // Read before the file is opened for appending: it is rewritten with complete units only.
+        let resumed = Resumed::read(&config)?;
         let pgn = match &config.pgn_out {
             Some(path) => Some(
                 std::fs::OpenOptions::new()
@@ -387,9 +386,9 @@ fn run_match(args: ClusterMatchArgs) -> Result<()> {
             ),
             None => None,
         };
-        Ok((config, options, pgn))
+        Ok((config, options, resumed, pgn))
     });
-    let (config, options, mut pgn) = match ready {
+    let (config, options, resumed, mut pgn) = match ready {
         Ok(ready) => ready,
         Err(e) => {
             dismiss_all(&world)?;
@@ -401,6 +400,7 @@ fn run_match(args: ClusterMatchArgs) -> Result<()> {
     let report = lead_match(
         &world,
         &config,
+        &resumed,
         &options,
         &|| world::stopped(&stop),
         pgn.as_mut().map(|f| f as &mut dyn std::io::Write),
