@@ -5,8 +5,9 @@
 #
 # Usage: scripts/experiments/run_all.sh OUT_DIR [SECTION...]
 #   sections: ablation etc adc repetition solver krk fortress suites suites-time progressive
-#   wac-time openx (default: all but the last two; openx is three 200-game matches on both cores,
-#   half an hour, and wants a release BASTION)
+#   wac-time openx techniques (default: all but the last three; openx is three 200-game matches on
+#   both cores, half an hour, and wants a release BASTION; techniques is eleven 400-game matches at
+#   fixed nodes on both cores)
 #   BASTION  engine binary (default target/debug/bastion)
 #   DATA     shared data (default ../shared/data)
 #   STOCKFISH, ETHEREAL  other engines (default /usr/games/stockfish, /usr/games/ethereal-chess)
@@ -130,6 +131,32 @@ for section in $sections; do
     "$B" match "${book[@]}" "${eth[@]}" "${common[@]}" --pgn "$out/openx-learning.pgn" \
       --learn-book "$out/learned.bin" --learn-engine Bastion-book --learn-depth 16 > "$out/openx-learning.txt"
     "$B" match "${book[@]}" "${eth[@]}" "${common[@]}" --pgn "$out/openx-frozen.pgn" > "$out/openx-frozen.txt" ;;
+  techniques)
+    # Thesis Table 7.1 in games: the engine with one technique taken out against the full engine,
+    # 400 games each at 8,000 nodes a move (so the load does not matter), both cores, resumable.
+    common=(--nodes 8000 --openings "$DATA/openings.epd" --repeat --games 400 --concurrency 2
+      --resign-score 600 --resign-moves 3 --draw-score 10 --draw-moves 8 --draw-after 30 --max-moves 150)
+    plain=(option.Aspiration=false option.NullMove=false option.LateMoveReductions=false
+      option.LateMovePruning=false option.Futility=false option.ReverseFutility=false option.Razoring=false
+      option.SEEPruning=false option.CheckExtension=false option.SingularExtension=false
+      option.InternalIterativeReduction=false option.Killers=false option.History=false
+      option.CounterMoves=false option.QSearchChecks=false)
+    row() { # name, options of the engine without the technique...
+      local name=$1; shift
+      "$B" match --engine name=full "cmd=$B uci" option.Hash=16 --engine "name=$name" "cmd=$B uci" \
+        option.Hash=16 "$@" "${common[@]}" --pgn "$out/t71-$name.pgn" --resume --json > "$out/t71-$name.json"
+    }
+    row no-null-move option.NullMove=false
+    row null-move-R2 option.NullMoveReduction=2
+    row no-tt option.TranspositionTable=false option.InternalIterativeReduction=false
+    row plain "${plain[@]}"
+    row no-lmr option.LateMoveReductions=false
+    row no-aspiration option.Aspiration=false
+    row no-lmp option.LateMovePruning=false
+    row no-futility option.Futility=false option.ReverseFutility=false option.Razoring=false
+    row no-qsearch-checks option.QSearchChecks=false
+    row no-extensions option.CheckExtension=false option.SingularExtension=false
+    row no-killers-history option.Killers=false option.History=false ;;
   *) echo "unknown section $section" >&2; exit 2 ;;
   esac
   log "done $section (load: $(cut -d' ' -f1-3 /proc/loadavg))"
