@@ -143,8 +143,11 @@ for section in $sections; do
       option.CounterMoves=false option.QSearchChecks=false)
     row() { # name, options of the engine without the technique...
       local name=$1; shift
+      # A finished row is kept: a resumed report no longer counts the faults of its old games.
+      grep -qs '"finished": "completed"' "$out/t71-$name.json" && return 0
       "$B" match --engine name=full "cmd=$B uci" option.Hash=16 --engine "name=$name" "cmd=$B uci" \
-        option.Hash=16 "$@" "${common[@]}" --pgn "$out/t71-$name.pgn" --resume --json > "$out/t71-$name.json"
+        option.Hash=16 "$@" "${common[@]}" --pgn "$out/t71-$name.pgn" --resume --json > "$out/t71-$name.json.tmp"
+      mv "$out/t71-$name.json.tmp" "$out/t71-$name.json"
     }
     row no-null-move option.NullMove=false
     row null-move-R2 option.NullMoveReduction=2
