@@ -6,8 +6,8 @@
 /// Accessor of one boolean switch in [`SearchParams`].
 pub type SwitchField = fn(&mut SearchParams) -> &mut bool;
 
-/// The integer constants of the search's pruning and extension rules, in centipawns
-/// unless named otherwise.
+/// The integer constants of the search's pruning and extension rules and of its aspiration
+/// windows, in centipawns unless named otherwise.
 ///
 /// A normal build compiles the search against [`Margins::DEFAULT`], the hand-set values,
 /// so that the compiler folds them into the code. A build with the cargo feature `tune`
@@ -40,6 +40,8 @@ pub struct Margins {
     pub singular_double: i32,
     /// History points per ply of reduction removed from a quiet move.
     pub lmr_hist_div: i32,
+    /// Half-width of the first aspiration window, before the part that grows with the score.
+    pub asp_delta: i32,
 }
 
 impl Margins {
@@ -57,6 +59,7 @@ impl Margins {
         see_capture: 90,
         singular_double: 25,
         lmr_hist_div: 6000,
+        asp_delta: 14,
     };
 }
 
@@ -100,7 +103,7 @@ mod tuning {
         MarginSpec { name, field, min, max }
     }
 
-    static MARGIN_SPECS: [MarginSpec; 12] = [
+    static MARGIN_SPECS: [MarginSpec; 13] = [
         spec("RazorBase", |m| &mut m.razor_base, 0, 1000),
         spec("RazorMul", |m| &mut m.razor_mul, 0, 1000),
         spec("RfpMul", |m| &mut m.rfp_mul, 10, 500),
@@ -113,6 +116,7 @@ mod tuning {
         spec("SeeCapture", |m| &mut m.see_capture, 0, 1000),
         spec("SingularDouble", |m| &mut m.singular_double, 0, 500),
         spec("LmrHistDiv", |m| &mut m.lmr_hist_div, 500, 50000),
+        spec("AspDelta", |m| &mut m.asp_delta, 1, 2000),
     ];
 }
 

@@ -338,6 +338,9 @@ fn margin_options_change_the_tree_and_reject_bad_values() {
         "setoption name FutilityBase value 600\nsetoption name RfpMul value 400\n{go}"
     )));
     assert_ne!(wide, default, "wide margins {wide} vs default {default}");
+    // A wide first aspiration window fails less often: another tree.
+    let asp = last_nodes(&run_session(&format!("setoption name AspDelta value 500\n{go}")));
+    assert_ne!(asp, default, "AspDelta 500 {asp} vs default {default}");
     let out = run_session("setoption name RfpMul value 5\nsetoption name SeeQuiet value x\nisready\n");
     assert!(out.iter().any(|l| l.contains("RfpMul") && l.contains("outside")), "{out:#?}");
     assert!(out.iter().any(|l| l.contains("SeeQuiet") && l.contains("not a number")), "{out:#?}");

@@ -369,7 +369,7 @@ impl Worker {
                 self.pv_idx = pv_idx;
                 self.seldepth = 0;
                 let prev = self.root_moves[pv_idx].prev_score;
-                let mut delta = 14 + prev * prev / 12_000;
+                let mut delta = self.params.margins().asp_delta + prev * prev / 12_000;
                 let (mut alpha, mut beta) =
                     if depth >= 4 && self.params.aspiration && !is_decisive(prev) && prev > -INFINITE {
                         ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
