@@ -5,9 +5,11 @@
 #
 # Usage: scripts/experiments/run_all.sh OUT_DIR [SECTION...]
 #   sections: ablation etc adc repetition solver krk fortress suites suites-time progressive
-#   wac-time openx techniques (default: all but the last three; openx is three 200-game matches on
-#   both cores, half an hour, and wants a release BASTION; techniques is eleven 400-game matches at
-#   fixed nodes on both cores)
+#   wac-time openx techniques suites-15s suites-seed-time progressive-games (default: all but the
+#   last six; openx is three 200-game matches on both cores, half an hour, and wants a release
+#   BASTION; techniques is eleven 400-game matches at fixed nodes on both cores; suites-15s and
+#   suites-seed-time are timed runs of 54 and 95 minutes; progressive-games is 2,700 games, about
+#   an hour at the default 0.3 s a turn)
 #   BASTION  engine binary (default target/debug/bastion)
 #   DATA     shared data (default ../shared/data)
 #   STOCKFISH, ETHEREAL  other engines (default /usr/games/stockfish, /usr/games/ethereal-chess)
@@ -106,6 +108,29 @@ for section in $sections; do
           --json > "$out/suite-$suite-${e%%:*}-1s.json"
       done
     done ;;
+  suites-15s)
+    # The thesis's Tables 8.3-8.4: Bratko-Kopec and BT-2630 at 15 s a position without null
+    # move, with R = 2, with R = 3, and (Bastion's default) adaptive R. Timed: 54 minutes of a
+    # core that nothing else uses. A finished file is kept on a rerun.
+    for suite in bratko-kopec bt2630; do
+      for c in nonull:NullMove=false r2:NullMoveReduction=2 r3:NullMoveReduction=3 adaptive:; do
+        f="$out/suite-$suite-${c%%:*}-15s.json"
+        [ -s "$f" ] && continue
+        opt=(); [ -n "${c#*:}" ] && opt=(--option "${c#*:}")
+        "$B" epd "$DATA/epd/$suite.epd" --engine "$B uci" --time 15s --times 1,5 --threads 1 --hash 64 \
+          "${opt[@]}" --json > "$f.part" && mv "$f.part" "$f"
+      done
+    done ;;
+  suites-seed-time)
+    # Table 8.5's suites at the thesis's own time a position, Bastion alone (95 minutes of a
+    # core that nothing else uses; SEED_SUITES="suite:time ..." picks some). A finished file is
+    # kept on a rerun.
+    for st in ${SEED_SUITES:-bratko-kopec:30s bt2630:45s kaufman:60s lct2:60s}; do
+      f="$out/suite-${st%%:*}-bastion-${st#*:}.json"
+      [ -s "$f" ] && continue
+      "$B" epd "$DATA/epd/${st%%:*}.epd" --engine "$B uci" --time "${st#*:}" --times 1,5,15 --threads 1 \
+        --hash 64 --json > "$f.part" && mv "$f.part" "$f"
+    done ;;
   progressive)
     tests=crates/progressive/tests/data/mates.txt
     for v in astar best-first; do
@@ -116,6 +141,27 @@ for section in $sections; do
     done
     "$B" progressive bench-mates "$tests" --per-length 10 --time 2 --no-promotion --json > "$out/prog-astar-coverage-nopromo.json"
     "$B" progressive bench-mates "$tests" --per-length 10 --time 2 --no-pin --json > "$out/prog-astar-coverage-nopin.json" ;;
+  progressive-games)
+    # Janko's game experiments as round robins at PROG_TIME seconds a turn (default 0.3), with
+    # his game counts: Table 4.1 (five mate heuristics, 600 games), Table 5.2 (look-ahead depth
+    # 0/1/2, 300 games), Table 5.3 (without the promotion terms, king safety or both, 300 games
+    # at depth 0 and at depth 1). Finished pairs are kept on a rerun.
+    t=${PROG_TIME:-0.3}
+    rr() { python3 "$here/progressive_rr.py" --bastion "$B" --time "$t" "$@"; }
+    rr --out "$out/prog-t41-$t" --games 60 --seed 410 --player coverage=heuristic=coverage \
+      --player manhattan=heuristic=manhattan --player squares=heuristic=squares \
+      --player figures=heuristic=figures --player baseline=heuristic=baseline > "$out/prog-t41-$t.md"
+    rr --out "$out/prog-t52-$t" --games 100 --seed 520 --player depth0=depth=0 --player depth1=depth=1 \
+      --player depth2=depth=2 > "$out/prog-t52-$t.md"
+    for d in 0 1; do
+      rr --out "$out/prog-t53-d$d-$t" --games 50 --seed 53$d --player all=depth=$d \
+        --player no-promotion=depth=$d,eval-promotion=off --player no-king-safety=depth=$d,king-safety=off \
+        --player neither=depth=$d,eval-promotion=off,king-safety=off > "$out/prog-t53-d$d-$t.md"
+    done
+    # Table 6.1: White's share by first move, 300 games with the wide book for both sides.
+    f="$out/prog-t61-$t.json"
+    [ -s "$f" ] || { "$B" progressive selfplay --games 300 --time "$t" --variant-a wide-book=on \
+      --variant-b wide-book=on --seed 610 --json > "$f.part" && mv "$f.part" "$f"; } ;;
   wac-time)
     "$B" epd "$DATA/epd/wac.epd" --engine "$B uci" --time 5s --times 1,2 --threads 1 --hash 64 \
       --json > "$out/wac-5s.json" ;;

@@ -26,13 +26,14 @@ def esc(text):
     return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def svg_bars(path, title, labels, values, reference=None, xlabel=""):
-    """Horizontal bar chart: one bar per label; a dashed line at `reference`."""
+def svg_bars(path, title, labels, values, reference=None, xlabel="", origin=None):
+    """Horizontal bar chart: one bar per label; a dashed line at `reference`; the axis starts
+    at `origin` if given, else a little below the smallest value."""
     row, left, width = 18, 330, 360
     height = 50 + row * len(labels) + 30
     lo = min(values + ([reference] if reference is not None else []))
     hi = max(values + ([reference] if reference is not None else []))
-    lo = max(0, lo - (hi - lo) * 0.15 - 1)
+    lo = max(0, lo - (hi - lo) * 0.15 - 1) if origin is None else origin
     scale = width / (hi - lo or 1)
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 60}" height="{height}" '
            'font-family="sans-serif" font-size="12">',
