@@ -24,6 +24,9 @@ SF=${STOCKFISH:-/usr/games/stockfish}
 ETH=${ETHEREAL:-/usr/games/ethereal-chess}
 mkdir -p "$out"
 log() { echo "$(date -u +%H:%M:%S) $*"; }
+# once FILE CMD...: writes CMD's output to FILE unless FILE is already there (finished runs are
+# kept on a rerun; an interrupted one leaves only FILE.part).
+once() { local f=$1; shift; [ -s "$f" ] && return 0; "$@" > "$f.part" && mv "$f.part" "$f"; }
 
 for section in $sections; do
   log "start $section (load: $(cut -d' ' -f1-3 /proc/loadavg))"
@@ -114,11 +117,9 @@ for section in $sections; do
     # core that nothing else uses. A finished file is kept on a rerun.
     for suite in bratko-kopec bt2630; do
       for c in nonull:NullMove=false r2:NullMoveReduction=2 r3:NullMoveReduction=3 adaptive:; do
-        f="$out/suite-$suite-${c%%:*}-15s.json"
-        [ -s "$f" ] && continue
         opt=(); [ -n "${c#*:}" ] && opt=(--option "${c#*:}")
-        "$B" epd "$DATA/epd/$suite.epd" --engine "$B uci" --time 15s --times 1,5 --threads 1 --hash 64 \
-          "${opt[@]}" --json > "$f.part" && mv "$f.part" "$f"
+        once "$out/suite-$suite-${c%%:*}-15s.json" "$B" epd "$DATA/epd/$suite.epd" --engine "$B uci" \
+          --time 15s --times 1,5 --threads 1 --hash 64 "${opt[@]}" --json
       done
     done ;;
   suites-seed-time)
@@ -126,10 +127,8 @@ for section in $sections; do
     # core that nothing else uses; SEED_SUITES="suite:time ..." picks some). A finished file is
     # kept on a rerun.
     for st in ${SEED_SUITES:-bratko-kopec:30s bt2630:45s kaufman:60s lct2:60s}; do
-      f="$out/suite-${st%%:*}-bastion-${st#*:}.json"
-      [ -s "$f" ] && continue
-      "$B" epd "$DATA/epd/${st%%:*}.epd" --engine "$B uci" --time "${st#*:}" --times 1,5,15 --threads 1 \
-        --hash 64 --json > "$f.part" && mv "$f.part" "$f"
+      once "$out/suite-${st%%:*}-bastion-${st#*:}.json" "$B" epd "$DATA/epd/${st%%:*}.epd" --engine "$B uci" \
+        --time "${st#*:}" --times 1,5,15 --threads 1 --hash 64 --json
     done ;;
   progressive)
     tests=crates/progressive/tests/data/mates.txt
@@ -159,9 +158,8 @@ for section in $sections; do
         --player neither=depth=$d,eval-promotion=off,king-safety=off > "$out/prog-t53-d$d-$t.md"
     done
     # Table 6.1: White's share by first move, 300 games with the wide book for both sides.
-    f="$out/prog-t61-$t.json"
-    [ -s "$f" ] || { "$B" progressive selfplay --games 300 --time "$t" --variant-a wide-book=on \
-      --variant-b wide-book=on --seed 610 --json > "$f.part" && mv "$f.part" "$f"; } ;;
+    once "$out/prog-t61-$t.json" "$B" progressive selfplay --games 300 --time "$t" \
+      --variant-a wide-book=on --variant-b wide-book=on --seed 610 --json ;;
   wac-time)
     "$B" epd "$DATA/epd/wac.epd" --engine "$B uci" --time 5s --times 1,2 --threads 1 --hash 64 \
       --json > "$out/wac-5s.json" ;;
