@@ -162,3 +162,101 @@ fn pgn_games_give_quiet_unique_positions_with_their_results() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("none.pgn"));
     std::fs::remove_dir_all(&d).ok();
 }
+
+fn bastion(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_bastion")).args(args).output().expect("run bastion")
+}
+
+#[test]
+fn self_play_writes_packed_records_that_resume_convert_and_train() {
+    let d = dir("packed");
+    let bin = d.join("sp.bin");
+    let bin = bin.to_str().unwrap();
+    let generate =
+        ["tune", "--generate", "6", "--nodes", "200", "--threads", "2", "--seed", "5", "--data", bin, "--json"];
+    let first = report(&bastion(&generate));
+    let positions = first["new_positions"].as_u64().unwrap();
+    assert!(positions > 20, "{first}");
+    assert_eq!(std::fs::metadata(bin).unwrap().len(), positions * 32, "32 bytes a position");
+    let index = std::fs::read_to_string(format!("{bin}.games")).unwrap();
+    assert_eq!(index.lines().count(), 6, "one index line a game: {index}");
+    // Rerun: nothing left to play, nothing added.
+    let again = report(&bastion(&generate));
+    assert_eq!((again["new_games"].as_u64(), again["new_positions"].as_u64()), (Some(0), Some(0)));
+    assert_eq!(std::fs::metadata(bin).unwrap().len(), positions * 32);
+
+    let csv = d.join("sp.csv");
+    let converted = report(&bastion(&["nnue", "convert", "--data", bin, "--out", csv.to_str().unwrap(), "--json"]));
+    assert_eq!((converted["written"].as_u64(), converted["skipped"].as_u64()), (Some(positions), Some(0)));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(text.lines().all(|l| l.split(',').count() == 4), "fen,result,game,score lines");
+
+    let out = d.join("net.nnue");
+    let trained = report(&bastion(&[
+        "nnue",
+        "train",
+        "--data",
+        bin,
+        "--epochs",
+        "1",
+        "--threads",
+        "1",
+        "--batch",
+        "16",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+    assert_eq!(
+        trained["positions"].as_u64().unwrap() + trained["validation_positions"].as_u64().unwrap(),
+        positions,
+        "every record read"
+    );
+    assert_eq!(trained["skipped_lines"], 0);
+    std::fs::remove_dir_all(&d).ok();
+}
+
+#[test]
+fn syzygy_tables_end_self_play_games() {
+    let tables = std::env::var_os("SYZYGY_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/syzygy"));
+    let d = dir("syzygy");
+    let bad = report_err(&bastion(&[
+        "tune",
+        "--generate",
+        "2",
+        "--data",
+        d.join("x.bin").to_str().unwrap(),
+        "--syzygy",
+        d.to_str().unwrap(),
+    ]));
+    assert!(bad.contains("adjudication"), "{bad}");
+    if !tables.join("KQvK.rtbw").is_file() {
+        eprintln!("skipped: no Syzygy tables in {} (set SYZYGY_DIR)", tables.display());
+        return;
+    }
+    let r = report(&bastion(&[
+        "tune",
+        "--generate",
+        "40",
+        "--nodes",
+        "200",
+        "--threads",
+        "2",
+        "--seed",
+        "6001",
+        "--json",
+        "--data",
+        d.join("sz.bin").to_str().unwrap(),
+        "--syzygy",
+        tables.to_str().unwrap(),
+    ]));
+    assert!(r["ended_by_tablebase"].as_u64().unwrap() >= 1, "{r}");
+    std::fs::remove_dir_all(&d).ok();
+}
+
+fn report_err(out: &std::process::Output) -> String {
+    assert!(!out.status.success(), "should fail");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}

@@ -8,6 +8,7 @@
 //! `σ(output/K)`: a win-probability fit as in the Texel tuner, with `K` the centipawn scale
 //! of its logistic.
 
+use crate::packed::{for_each_record, DataFormat};
 use bastion_core::{Color, Position};
 use bastion_engine::eval::{self, PawnCache};
 use bastion_engine::nnue::white_features;
@@ -54,11 +55,17 @@ impl Dataset {
     }
 
     pub(crate) fn push(&mut self, pos: &Position, white_target: f32, reference: bool) {
+        self.push_with_castling(pos, !pos.castling().is_empty(), white_target, reference);
+    }
+
+    /// As [`Dataset::push`] for a position whose castling rights are given apart (packed
+    /// records are read without building them).
+    fn push_with_castling(&mut self, pos: &Position, castling: bool, white_target: f32, reference: bool) {
         self.feats.extend(white_features(pos).map(|f| f as u16));
         self.ends.push(self.feats.len() as u32);
         let white = pos.side_to_move() == Color::White;
         self.white_to_move.push(white);
-        self.mirrorable.push(pos.castling().is_empty());
+        self.mirrorable.push(!castling);
         let target = if white { white_target } else { 1.0 - white_target };
         self.target.push(target);
         if reference {
@@ -76,6 +83,26 @@ impl Dataset {
 /// The logistic function.
 pub(crate) fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
+}
+
+fn load_packed(path: &Path, lambda: f32, val_every: usize) -> std::io::Result<(Dataset, Dataset, usize)> {
+    let (mut train, mut val, mut bad) = (Dataset::default(), Dataset::default(), 0);
+    let mut i = 0usize;
+    let partial = for_each_record(path, |rec| {
+        match rec.training() {
+            Ok(v) => {
+                let target = lambda * sigmoid(f32::from(v.white_score) / WDL_CP) + (1.0 - lambda) * v.result;
+                if val_every > 0 && i % val_every == val_every - 1 {
+                    val.push_with_castling(&v.position, v.castling, target, true);
+                } else {
+                    train.push_with_castling(&v.position, v.castling, target, false);
+                }
+            }
+            Err(_) => bad += 1,
+        }
+        i += 1;
+    })?;
+    Ok((train, val, bad + usize::from(partial > 0)))
 }
 
 /// Parses one data line into a position and White's target; `None` for a bad line.
@@ -101,8 +128,13 @@ fn parse_line(line: &str, lambda: f32) -> Option<(Position, f32)> {
 }
 
 /// Reads a data file into a training and a validation set (every `val_every`-th
-/// line goes to validation; 0 = none). Returns the sets and the number of bad lines.
+/// line or record goes to validation; 0 = none). Returns the sets and the number of bad
+/// lines or records (a partial record at the end of a packed file counts as one).
+/// The format follows the name ([`DataFormat::of`]).
 pub fn load(path: &Path, lambda: f32, val_every: usize) -> std::io::Result<(Dataset, Dataset, usize)> {
+    if DataFormat::of(path) == DataFormat::Packed {
+        return load_packed(path, lambda, val_every);
+    }
     // Streamed line by line: any regular file will do, but not a device or a FIFO.
     let f = std::io::BufReader::new(bastion_core::io::open_checked(path, u64::MAX)?);
     let (mut train, mut val, mut bad) = (Dataset::default(), Dataset::default(), 0);

@@ -3,7 +3,8 @@
 //!
 //! - [`selfplay`] plays fast self-play games and writes quiet positions with the game
 //!   result (and optionally the search score) as `fen,result,game[,score]` lines;
-//!   [`positions`] writes the same lines from finished games of any source.
+//!   [`positions`] writes the same lines from finished games of any source; [`packed`]
+//!   holds positions in 32-byte records instead (marlinformat).
 //! - [`label`] appends a search score to such lines.
 //! - [`dataset`], [`network`] and [`trainer`] fit the engine's neural network to them
 //!   and write it in the format [`bastion_engine::nnue::Network`] reads; [`checkpoint`]
@@ -16,6 +17,7 @@ pub mod checkpoint;
 pub mod dataset;
 pub mod label;
 pub mod network;
+pub mod packed;
 pub mod positions;
 pub mod selfplay;
 pub mod texel;

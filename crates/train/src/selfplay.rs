@@ -7,17 +7,26 @@
 //! labelled training data for the network. Game `g` depends only on `g` and the settings,
 //! so generation is reproducible and can be resumed (finished games already in the file are
 //! skipped).
+//!
+//! A `.bin` file gets 32-byte [`PackedRecord`]s instead of lines (score always included),
+//! with the index [`index_path`] that resuming reads. With [`GenConfig::tablebase`] a game
+//! ends when a capture or pawn move reaches a position the tables cover, with their result.
 
+use crate::packed::{index_path, DataFormat, PackedRecord, RECORD_BYTES};
 use bastion_core::rng::{splitmix64, Rng};
+use bastion_core::tablebase::TablebaseProbe;
 use bastion_core::{Color, Move, Position};
 use bastion_engine::score::is_decisive;
 use bastion_engine::search::ordering::is_capture;
 use bastion_engine::search::{Engine, Limits};
 use bastion_engine::EngineOptions;
+use std::collections::HashSet;
 use std::io::{BufRead, Write};
+use std::path::Path;
+use std::sync::Arc;
 
 /// Settings of self-play generation.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct GenConfig {
     /// Nodes per move.
     pub nodes: u64,
@@ -27,11 +36,26 @@ pub struct GenConfig {
     pub seed: u64,
     /// Append White's search score to every line (network training data).
     pub scores: bool,
+    /// Tables that end a game with their result once it reaches them (see
+    /// [`play_game`]); `None` plays every game out.
+    pub tablebase: Option<Arc<dyn TablebaseProbe>>,
+}
+
+impl std::fmt::Debug for GenConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GenConfig")
+            .field("nodes", &self.nodes)
+            .field("random_plies", &self.random_plies)
+            .field("seed", &self.seed)
+            .field("scores", &self.scores)
+            .field("tablebase_men", &self.tablebase.as_ref().map(|t| t.max_pieces()))
+            .finish()
+    }
 }
 
 impl Default for GenConfig {
     fn default() -> Self {
-        GenConfig { nodes: 3000, random_plies: 8, seed: 0x5EED, scores: false }
+        GenConfig { nodes: 3000, random_plies: 8, seed: 0x5EED, scores: false, tablebase: None }
     }
 }
 
@@ -39,7 +63,7 @@ impl Default for GenConfig {
 #[derive(Clone, Debug)]
 pub struct SampledPosition {
     /// The position.
-    pub fen: String,
+    pub pos: Position,
     /// White's score from the search that chose the game's move here.
     pub white_score: i32,
 }
@@ -53,6 +77,8 @@ pub struct GameRecord {
     pub result: f64,
     /// Quiet positions sampled from the game.
     pub samples: Vec<SampledPosition>,
+    /// The tables gave the result (see [`GenConfig::tablebase`]).
+    pub by_tablebase: bool,
 }
 
 impl GameRecord {
@@ -60,7 +86,7 @@ impl GameRecord {
     pub fn lines(&self, scores: bool) -> String {
         let mut text = String::new();
         for s in &self.samples {
-            text.push_str(&format!("{},{},{}", s.fen, self.result, self.game));
+            text.push_str(&format!("{},{},{}", s.pos.fen(), self.result, self.game));
             if scores {
                 text.push_str(&format!(",{}", s.white_score));
             }
@@ -68,9 +94,23 @@ impl GameRecord {
         }
         text
     }
+
+    /// The game's positions as packed records.
+    pub fn packed(&self) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(self.samples.len() * RECORD_BYTES);
+        for s in &self.samples {
+            bytes.extend_from_slice(&PackedRecord::pack(&s.pos, s.white_score, self.result).0);
+        }
+        bytes
+    }
 }
 
 /// Plays self-play game number `game`.
+///
+/// With tables, a game ends as soon as a capture or pawn move (halfmove clock 0, where a
+/// WDL probe is exact under the fifty-move rule) reaches a position without castling
+/// rights that they cover: a win for the side that wins there, a draw for a draw, a cursed
+/// win or a blessed loss.
 pub fn play_game(game: u64, cfg: &GenConfig, engine: &mut Engine) -> GameRecord {
     let mut rng = Rng::new(cfg.seed ^ splitmix64(game));
     let mut attempt = 0;
@@ -105,7 +145,18 @@ pub fn play_game(game: u64, cfg: &GenConfig, engine: &mut Engine) -> GameRecord 
     let mut drawish_plies = 0;
     let result;
     let mut ply = 0;
+    let mut by_tablebase = false;
     loop {
+        if let Some(wdl) = cfg.tablebase.as_ref().and_then(|tb| {
+            let covered =
+                pos.halfmove_clock() == 0 && pos.castling().is_empty() && pos.occupied().count() <= tb.max_pieces();
+            covered.then(|| tb.probe_wdl(&pos)).flatten()
+        }) {
+            let stm_result = f64::from(wdl.result() + 1) / 2.0;
+            result = if pos.side_to_move() == Color::White { stm_result } else { 1.0 - stm_result };
+            by_tablebase = true;
+            break;
+        }
         if !pos.has_legal_moves() {
             result = if pos.in_check() {
                 if pos.side_to_move() == Color::White {
@@ -162,13 +213,13 @@ pub fn play_game(game: u64, cfg: &GenConfig, engine: &mut Engine) -> GameRecord 
         }
         let quiet = !pos.in_check() && !is_noisy(&pos, best) && r.value.abs() < 1500;
         if quiet && ply >= 4 {
-            samples.push(SampledPosition { fen: pos.fen(), white_score });
+            samples.push(SampledPosition { pos: pos.clone(), white_score });
         }
         keys.push(pos.key());
         pos = pos.play(best);
         ply += 1;
     }
-    GameRecord { game, result, samples }
+    GameRecord { game, result, samples, by_tablebase }
 }
 
 /// A capture or promotion (positions whose best move is one are not quiet).
@@ -176,17 +227,119 @@ pub fn is_noisy(pos: &Position, m: Move) -> bool {
     is_capture(pos, m) || m.is_promotion()
 }
 
-/// Prepares the data file at `path` for more games: cuts off a partial last line left by an
-/// interrupted run and returns the games already in it (see [`finished_games`]).
-pub fn resume(path: &std::path::Path) -> std::io::Result<std::collections::HashSet<u64>> {
-    crate::complete_lines(path)?;
-    finished_games(path)
+/// Where generated games go: CSV lines, or packed records with their index.
+pub struct DataWriter {
+    scores: bool,
+    data: Box<dyn Write + Send>,
+    /// The index of a packed file; `None` for CSV.
+    index: Option<Box<dyn Write + Send>>,
+    /// Length of the packed data so far: the `end` of the next index line.
+    end: u64,
+}
+
+impl DataWriter {
+    /// A writer of `fen,result,game` lines to `data`, with the score column when `scores`.
+    pub fn csv(data: Box<dyn Write + Send>, scores: bool) -> DataWriter {
+        DataWriter { scores, data, index: None, end: 0 }
+    }
+
+    /// A writer of packed records to `data`, which already holds `end` bytes, recording each
+    /// finished game in `index` (see [`index_path`]).
+    pub fn packed(data: Box<dyn Write + Send>, index: Box<dyn Write + Send>, end: u64) -> DataWriter {
+        DataWriter { scores: true, data, index: Some(index), end }
+    }
+
+    /// Opens the data file at `path` for more games in the format its name says
+    /// ([`DataFormat::of`]), after [`resume`] has tidied it; returns the writer and the
+    /// games already there.
+    pub fn open(path: &Path, scores: bool) -> std::io::Result<(DataWriter, HashSet<u64>)> {
+        let done = resume(path)?;
+        let append = |p: &Path| std::fs::OpenOptions::new().create(true).append(true).open(p);
+        let data = append(path)?;
+        let writer = match DataFormat::of(path) {
+            DataFormat::Csv => DataWriter::csv(Box::new(std::io::BufWriter::new(data)), scores),
+            DataFormat::Packed => {
+                let end = data.metadata()?.len();
+                let index = append(&index_path(path))?;
+                DataWriter::packed(Box::new(std::io::BufWriter::new(data)), Box::new(index), end)
+            }
+        };
+        Ok((writer, done))
+    }
+
+    /// Appends one game and flushes: for a packed file its records first, then its index
+    /// line, so that the index never names data that is not on disk.
+    pub fn write_game(&mut self, rec: &GameRecord) -> std::io::Result<()> {
+        match &mut self.index {
+            None => {
+                self.data.write_all(rec.lines(self.scores).as_bytes())?;
+                self.data.flush()
+            }
+            Some(index) => {
+                let bytes = rec.packed();
+                self.data.write_all(&bytes)?;
+                self.data.flush()?;
+                self.end += bytes.len() as u64;
+                index.write_all(format!("{} {}\n", rec.game, self.end).as_bytes())?;
+                index.flush()
+            }
+        }
+    }
+}
+
+/// Prepares the data file at `path` for more games and returns the games already in it.
+/// A CSV file loses a partial last line left by an interrupted run ([`finished_games`]);
+/// a packed file is cut back to the end of the last game its index records.
+pub fn resume(path: &Path) -> std::io::Result<HashSet<u64>> {
+    match DataFormat::of(path) {
+        DataFormat::Csv => {
+            crate::complete_lines(path)?;
+            finished_games(path)
+        }
+        DataFormat::Packed => resume_packed(path),
+    }
+}
+
+fn resume_packed(path: &Path) -> std::io::Result<HashSet<u64>> {
+    let index = index_path(path);
+    crate::complete_lines(&index)?;
+    let bad = |what: String| std::io::Error::new(std::io::ErrorKind::InvalidData, what);
+    let mut done = HashSet::new();
+    let mut end = 0u64;
+    if index.exists() {
+        let f = std::io::BufReader::new(bastion_core::io::open_checked(&index, u64::MAX)?);
+        for (i, line) in f.lines().enumerate() {
+            let line = line?;
+            let mut parts = line.split_whitespace().map(str::parse::<u64>);
+            let (Some(Ok(game)), Some(Ok(e)), None) = (parts.next(), parts.next(), parts.next()) else {
+                return Err(bad(format!("{} line {}: not `game end`: {line:?}", index.display(), i + 1)));
+            };
+            if e < end || e % RECORD_BYTES as u64 != 0 {
+                return Err(bad(format!("{} line {}: end {e} after {end}", index.display(), i + 1)));
+            }
+            done.insert(game);
+            end = e;
+        }
+    }
+    let len = match std::fs::metadata(path) {
+        Ok(m) => m.len(),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
+        Err(e) => return Err(e),
+    };
+    if len < end {
+        return Err(bad(format!("{} has {len} bytes, its index {} says {end}", path.display(), index.display())));
+    }
+    if len > end {
+        // Records of a game whose index line was never written: it is played again.
+        std::fs::OpenOptions::new().write(true).open(path)?.set_len(end)?;
+    }
+    Ok(done)
 }
 
 /// Games already present in a data file (for resuming): the third field of every line,
 /// with or without a score after it.
-pub fn finished_games(path: &std::path::Path) -> std::io::Result<std::collections::HashSet<u64>> {
-    let mut set = std::collections::HashSet::new();
+pub fn finished_games(path: &Path) -> std::io::Result<HashSet<u64>> {
+    let mut set = HashSet::new();
     if !path.exists() {
         return Ok(set);
     }
@@ -202,13 +355,14 @@ pub fn finished_games(path: &std::path::Path) -> std::io::Result<std::collection
 }
 
 /// Plays games `0..n` (skipping those in `done`) on `threads` threads, appending each
-/// finished game to `out` as one write. `progress` is called after every game.
+/// finished game to `out` (see [`DataWriter::write_game`]). `progress` is called after
+/// every game.
 pub fn generate(
     n: u64,
     threads: usize,
     cfg: &GenConfig,
-    done: &std::collections::HashSet<u64>,
-    out: &mut (dyn Write + Send),
+    done: &HashSet<u64>,
+    out: &mut DataWriter,
     progress: &(dyn Fn(&GameRecord) + Sync),
     stop: &std::sync::atomic::AtomicBool,
 ) -> std::io::Result<()> {
@@ -231,9 +385,8 @@ pub fn generate(
                         continue;
                     }
                     let rec = play_game(g, cfg, &mut engine);
-                    let text = rec.lines(cfg.scores);
                     let mut o = out.lock().unwrap_or_else(|p| p.into_inner());
-                    if let Err(e) = o.write_all(text.as_bytes()).and_then(|_| o.flush()) {
+                    if let Err(e) = o.write_game(&rec) {
                         *err.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
                         break;
                     }
@@ -256,7 +409,7 @@ mod tests {
 
     #[test]
     fn self_play_game_is_reproducible_and_tuner_reduces_error() {
-        let cfg = GenConfig { nodes: 300, random_plies: 6, seed: 1, scores: false };
+        let cfg = GenConfig { nodes: 300, random_plies: 6, seed: 1, ..GenConfig::default() };
         let mut e = Engine::new(EngineOptions { hash_mb: 1, ..EngineOptions::default() });
         let a = play_game(3, &cfg, &mut e);
         let b = play_game(3, &cfg, &mut e);
@@ -265,7 +418,7 @@ mod tests {
         let mut data = Vec::new();
         for g in 0..4 {
             let r = play_game(g, &cfg, &mut e);
-            data.extend(r.samples.iter().map(|s| (Position::from_fen(&s.fen).unwrap(), r.result)));
+            data.extend(r.samples.iter().map(|s| (s.pos.clone(), r.result)));
         }
         assert!(!data.is_empty());
         let mut t = Tuner::new(&data);
@@ -282,12 +435,12 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("bastion-gen-scores-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("sp.csv");
-        let cfg = GenConfig { nodes: 300, random_plies: 6, seed: 7, scores: true };
-        let mut out: Vec<u8> = Vec::new();
+        let cfg = GenConfig { nodes: 300, random_plies: 6, seed: 7, scores: true, ..GenConfig::default() };
         let stop = std::sync::atomic::AtomicBool::new(false);
-        generate(3, 1, &cfg, &Default::default(), &mut out, &|_| {}, &stop).unwrap();
-        std::fs::write(&path, &out).unwrap();
-        let text = String::from_utf8(out).unwrap();
+        let (mut out, done) = DataWriter::open(&path, true).unwrap();
+        generate(3, 1, &cfg, &done, &mut out, &|_| {}, &stop).unwrap();
+        drop(out);
+        let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.lines().count() > 10, "{text}");
         let mut e = Engine::new(EngineOptions { hash_mb: 1, ..EngineOptions::default() });
         let (mut checked, mut agreed) = (0usize, 0usize);
@@ -317,6 +470,90 @@ mod tests {
         // The network trainer reads these lines as labelled positions: none is rejected.
         let (train, _, bad) = crate::dataset::load(&path, 0.75, 0).unwrap();
         assert_eq!((train.len(), bad), (text.lines().count(), 0));
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    /// A table that covers every position and says White wins.
+    struct WhiteWins;
+
+    impl TablebaseProbe for WhiteWins {
+        fn max_pieces(&self) -> u32 {
+            32
+        }
+        fn probe_wdl(&self, pos: &Position) -> Option<bastion_core::tablebase::Wdl> {
+            use bastion_core::tablebase::Wdl;
+            Some(if pos.side_to_move() == Color::White { Wdl::Win } else { Wdl::Loss })
+        }
+    }
+
+    #[test]
+    fn tables_end_games_with_their_result() {
+        let cfg = GenConfig {
+            nodes: 300,
+            random_plies: 6,
+            seed: 3,
+            tablebase: Some(Arc::new(WhiteWins)),
+            ..GenConfig::default()
+        };
+        let mut e = Engine::new(EngineOptions { hash_mb: 1, ..EngineOptions::default() });
+        let games: Vec<GameRecord> = (0..6).map(|g| play_game(g, &cfg, &mut e)).collect();
+        assert!(games.iter().any(|g| g.by_tablebase));
+        for g in games.iter().filter(|g| g.by_tablebase) {
+            assert_eq!(g.result, 1.0, "game {}", g.game);
+        }
+        // Without the table the same games are longer.
+        let plain = GenConfig { tablebase: None, ..cfg.clone() };
+        let mut longer = 0;
+        for g in games.iter().filter(|g| g.by_tablebase) {
+            let p = play_game(g.game, &plain, &mut e);
+            assert!(!p.by_tablebase);
+            longer += usize::from(p.samples.len() >= g.samples.len());
+        }
+        assert_eq!(longer, games.iter().filter(|g| g.by_tablebase).count());
+    }
+
+    #[test]
+    fn packed_files_resume_after_a_torn_write() {
+        let dir = std::env::temp_dir().join(format!("bastion-gen-packed-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("sp.bin");
+        let cfg = GenConfig { nodes: 300, random_plies: 6, seed: 9, ..GenConfig::default() };
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let (mut out, done) = DataWriter::open(&path, false).unwrap();
+        assert!(done.is_empty());
+        generate(3, 2, &cfg, &done, &mut out, &|_| {}, &stop).unwrap();
+        drop(out);
+        let after3 = std::fs::read(&path).unwrap();
+        assert_eq!(after3.len() % RECORD_BYTES, 0);
+        // An interrupted run: a game's records without its index line, then half a record.
+        let mut torn = after3.clone();
+        torn.extend_from_slice(&play_game(7, &cfg, &mut Engine::new(EngineOptions::default())).packed());
+        torn.extend_from_slice(&[1, 2, 3]);
+        std::fs::write(&path, &torn).unwrap();
+        let (mut out, done) = DataWriter::open(&path, false).unwrap();
+        assert_eq!(done, (0..3).collect());
+        assert_eq!(std::fs::read(&path).unwrap(), after3, "cut back to the last indexed game");
+        generate(5, 1, &cfg, &done, &mut out, &|_| {}, &stop).unwrap();
+        drop(out);
+        // The same five games as one uninterrupted run, in some order: the index names each once.
+        let index = std::fs::read_to_string(index_path(&path)).unwrap();
+        let mut games: Vec<u64> = index.lines().map(|l| l.split(' ').next().unwrap().parse().unwrap()).collect();
+        games.sort();
+        assert_eq!(games, vec![0, 1, 2, 3, 4]);
+        let mut e = Engine::new(EngineOptions { hash_mb: 8, ..EngineOptions::default() });
+        let expected: usize = (0..5).map(|g| play_game(g, &cfg, &mut e).samples.len()).sum();
+        let bytes = std::fs::read(&path).unwrap();
+        assert_eq!(bytes.len(), expected * RECORD_BYTES);
+        let mut n = 0;
+        let partial = crate::packed::for_each_record(&path, |r| {
+            r.unpack().unwrap();
+            n += 1;
+        })
+        .unwrap();
+        assert_eq!((n, partial), (expected, 0));
+        // The trainer reads them: every record a position, none rejected.
+        let (train, _, bad) = crate::dataset::load(&path, 0.75, 0).unwrap();
+        assert_eq!((train.len(), bad), (expected, 0));
         std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -34,8 +34,17 @@ pub struct Tuner {
     pub freeze_material: bool,
 }
 
-/// Reads `fen,result[,game]` lines; bad lines are counted and skipped.
+/// Reads `fen,result[,game]` lines, or the records of a packed `.bin` file
+/// ([`crate::packed`]); bad lines or records are counted and skipped.
 pub fn load(path: &std::path::Path) -> std::io::Result<(Vec<(Position, f64)>, usize)> {
+    if crate::packed::DataFormat::of(path) == crate::packed::DataFormat::Packed {
+        let (mut out, mut bad) = (Vec::new(), 0);
+        let partial = crate::packed::for_each_record(path, |rec| match rec.unpack() {
+            Ok((pos, _, result)) => out.push((pos, f64::from(result))),
+            Err(_) => bad += 1,
+        })?;
+        return Ok((out, bad + usize::from(partial > 0)));
+    }
     // Streamed line by line: any regular file will do, but not a device or a FIFO.
     let f = std::io::BufReader::new(bastion_core::io::open_checked(path, u64::MAX)?);
     let mut out = Vec::new();

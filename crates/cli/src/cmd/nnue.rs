@@ -33,6 +33,22 @@ enum NnueCommand {
     Train(TrainArgs),
     /// Write the quiet positions of PGN games as `fen,result,game` lines for `label`.
     Positions(PositionsArgs),
+    /// Convert data between `fen,result,game,score` lines and 32-byte packed records
+    /// (marlinformat), each way as the names say (`.bin`: packed).
+    Convert(ConvertArgs),
+}
+
+#[derive(Args, Debug)]
+struct ConvertArgs {
+    /// Input data file.
+    #[arg(long)]
+    data: PathBuf,
+    /// Output file (replaced when the conversion is complete).
+    #[arg(long)]
+    out: PathBuf,
+    /// Print one JSON document instead of text.
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Args, Debug)]
@@ -79,7 +95,33 @@ pub fn run(args: NnueArgs) -> Result<()> {
         NnueCommand::Label(a) => label(a),
         NnueCommand::Train(a) => train::run(a),
         NnueCommand::Positions(a) => positions(a),
+        NnueCommand::Convert(a) => convert(a),
     }
+}
+
+/// Converts between CSV lines and packed records.
+fn convert(a: ConvertArgs) -> Result<()> {
+    let bar = if a.json { ProgressBar::hidden() } else { ProgressBar::new_spinner() };
+    bar.set_style(
+        ProgressStyle::with_template("{spinner} {msg} {elapsed}").unwrap_or(ProgressStyle::default_spinner()),
+    );
+    let done = bastion_train::packed::convert(&a.data, &a.out, &|n| bar.set_message(format!("{n} positions")))
+        .with_context(|| format!("converting {} to {}", a.data.display(), a.out.display()))?;
+    bar.finish_and_clear();
+    if a.json {
+        println!(
+            "{}",
+            serde_json::json!({"written": done.written, "skipped": done.skipped, "out": a.out.display().to_string()})
+        );
+    } else {
+        println!(
+            "{} written to {} ({} skipped: bad, or without a score or a result)",
+            count(done.written, "position", "positions"),
+            a.out.display(),
+            done.skipped
+        );
+    }
+    Ok(())
 }
 
 /// Game positions worth a label (see [`QuietPositions`]).

@@ -1,18 +1,22 @@
 //! `bastion tune`: Texel tuning of the evaluation weights.
 //!
 //! `bastion tune --generate 2000 --data tune.csv` plays self-play games and writes
-//! quiet positions with results (resumable: rerunning continues with missing games);
+//! quiet positions with results (resumable: rerunning continues with missing games;
+//! a `.bin` data file gets 32-byte packed records, see `bastion_train::packed`);
 //! `bastion tune --data tune.csv --out params.rs` fits the weights and writes Rust
 //! source for `crates/engine/src/eval/params.rs`.
 
 use anyhow::{bail, Context, Result};
-use bastion_train::selfplay::{self, GenConfig};
+use bastion_core::TablebaseProbe;
+use bastion_tablebase::Probers;
+use bastion_train::selfplay::{self, DataWriter, GenConfig};
 use bastion_train::texel::{self, Tuner};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
-use std::io::{Seek, SeekFrom, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// Arguments of `bastion tune`.
 #[derive(Args, Debug)]
@@ -20,7 +24,8 @@ pub struct TuneArgs {
     /// Generate this many self-play games instead of tuning.
     #[arg(long)]
     generate: Option<u64>,
-    /// Data file (`fen,result,game[,score]` lines): written by --generate, read by tuning.
+    /// Data file: `fen,result,game[,score]` lines, or 32-byte packed records (with the
+    /// score) when the name ends in `.bin`; written by --generate, read by tuning.
     #[arg(long, default_value = "tune-data.csv")]
     data: PathBuf,
     /// Nodes per move in self-play.
@@ -39,6 +44,14 @@ pub struct TuneArgs {
     /// Threads for self-play.
     #[arg(long, default_value_t = 1)]
     threads: usize,
+    /// With --generate: end a game with the Syzygy WDL value once a capture or pawn move
+    /// reaches a position these tables cover (cursed wins and blessed losses are draws).
+    #[arg(long)]
+    syzygy: Option<PathBuf>,
+    /// With --generate: the same with Bastion's tables and bitbases in this directory
+    /// (asked before Syzygy; DTM tables ignore the 50-move rule).
+    #[arg(long)]
+    tb_dir: Option<PathBuf>,
     /// Tuning epochs (full passes).
     #[arg(long, default_value_t = 400)]
     epochs: usize,
@@ -82,29 +95,37 @@ fn generate(n: u64, args: &TuneArgs) -> Result<()> {
     if args.nodes == 0 || args.threads == 0 {
         bail!("--nodes and --threads must be positive");
     }
-    let done = selfplay::resume(&args.data).with_context(|| format!("reading {}", args.data.display()))?;
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&args.data)
-        .with_context(|| format!("opening {}", args.data.display()))?;
-    file.seek(SeekFrom::End(0))?;
+    let tablebase: Option<Arc<dyn TablebaseProbe>> = match (&args.tb_dir, &args.syzygy) {
+        (None, None) => None,
+        (dir, syzygy) => Some(Arc::new(
+            Probers::open(dir.as_slice(), syzygy.as_deref()).context("opening the tables for adjudication")?,
+        )),
+    };
+    let (mut out, done) =
+        DataWriter::open(&args.data, args.scores).with_context(|| format!("opening {}", args.data.display()))?;
     let todo = (0..n).filter(|g| !done.contains(g)).count() as u64;
     let bar = if args.json { ProgressBar::hidden() } else { ProgressBar::new(todo) };
     bar.set_style(
         ProgressStyle::with_template("{bar:40} {pos}/{len} games {msg} eta {eta}")
             .unwrap_or(ProgressStyle::default_bar()),
     );
-    let cfg = GenConfig { nodes: args.nodes, random_plies: args.random_plies, seed: args.seed, scores: args.scores };
-    let positions = std::sync::atomic::AtomicU64::new(0);
-    let played = std::sync::atomic::AtomicU64::new(0);
+    let cfg = GenConfig {
+        nodes: args.nodes,
+        random_plies: args.random_plies,
+        seed: args.seed,
+        scores: args.scores,
+        tablebase,
+    };
+    let positions = AtomicU64::new(0);
+    let played = AtomicU64::new(0);
+    let by_tablebase = AtomicU64::new(0);
+    let started = std::time::Instant::now();
     // Ctrl-C finishes the games in progress and leaves a file that `--generate` resumes.
     let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     {
         let flag = stop.clone();
         let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
     }
-    let mut out: Box<dyn Write + Send> = Box::new(std::io::BufWriter::new(file));
     selfplay::generate(
         n,
         args.threads,
@@ -112,30 +133,37 @@ fn generate(n: u64, args: &TuneArgs) -> Result<()> {
         &done,
         &mut out,
         &|rec| {
-            played.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            played.fetch_add(1, Ordering::Relaxed);
+            by_tablebase.fetch_add(u64::from(rec.by_tablebase), Ordering::Relaxed);
             let n = rec.samples.len() as u64;
-            let p = positions.fetch_add(n, std::sync::atomic::Ordering::Relaxed) + n;
-            bar.set_message(format!("{p} positions"));
+            let p = positions.fetch_add(n, Ordering::Relaxed) + n;
+            let rate = p as f64 / started.elapsed().as_secs_f64().max(1e-3) * 3600.0;
+            bar.set_message(format!("{p} positions ({:.2} M an hour)", rate / 1e6));
             bar.inc(1);
         },
         &stop,
     )
     .context("writing data")?;
-    out.flush()?;
+    drop(out);
     bar.finish();
-    let total = positions.load(std::sync::atomic::Ordering::Relaxed);
-    let played = played.load(std::sync::atomic::Ordering::Relaxed);
-    let interrupted = stop.load(std::sync::atomic::Ordering::Relaxed) && played < todo;
+    let total = positions.load(Ordering::Relaxed);
+    let played = played.load(Ordering::Relaxed);
+    let by_tablebase = by_tablebase.load(Ordering::Relaxed);
+    let seconds = started.elapsed().as_secs_f64();
+    let interrupted = stop.load(Ordering::Relaxed) && played < todo;
     if args.json {
         println!(
             "{}",
-            serde_json::json!({"games": n, "new_games": played, "interrupted": interrupted, "new_positions": total, "data": args.data.display().to_string()})
+            serde_json::json!({"games": n, "new_games": played, "interrupted": interrupted, "new_positions": total,
+                "ended_by_tablebase": by_tablebase, "seconds": seconds, "data": args.data.display().to_string()})
         );
     } else {
         println!(
-            "{played} new games ({} already present), {total} new positions in {}",
+            "{played} new games ({} already present; {by_tablebase} ended by the tables), {total} new positions in {} \
+             ({seconds:.0} s, {:.2} M positions an hour)",
             done.len(),
-            args.data.display()
+            args.data.display(),
+            total as f64 / seconds.max(1e-3) * 3600.0 / 1e6
         );
         if interrupted {
             println!("interrupted after {played} of {todo} games; run the same command again to continue");

@@ -12,7 +12,7 @@ use std::sync::atomic::Ordering;
 /// Arguments of `bastion nnue train`.
 #[derive(Args, Debug)]
 pub(super) struct TrainArgs {
-    /// Training data: `fen,result,game[,score]` lines.
+    /// Training data: `fen,result,game[,score]` lines, or packed records (`.bin`).
     #[arg(long)]
     data: PathBuf,
     /// Where to write the network (the checkpoint goes next to it, extension `.ckpt`).
@@ -87,6 +87,7 @@ pub(super) fn run(a: TrainArgs) -> Result<()> {
         bail!("--bucket-lr must be a number from 0 up");
     }
     let val_every = if a.validation.is_some() { 0 } else { a.val_every };
+    let reading = std::time::Instant::now();
     let (data, mut val, mut bad) =
         dataset::load(&a.data, a.lambda, val_every).with_context(|| format!("reading {}", a.data.display()))?;
     if let Some(path) = &a.validation {
@@ -98,6 +99,7 @@ pub(super) fn run(a: TrainArgs) -> Result<()> {
     if data.is_empty() {
         bail!("no usable positions in {}", a.data.display());
     }
+    let read_seconds = reading.elapsed().as_secs_f64();
     let run = RunFiles::next_to(&a.out);
     let (net, start) = if a.resume {
         let (net, e) = run.resume()?;
@@ -138,7 +140,8 @@ pub(super) fn run(a: TrainArgs) -> Result<()> {
     let start_loss = a.init.is_some().then(|| trainer.quantised_loss(&val));
     if !a.json {
         println!(
-            "{} training and {} validation positions ({bad} bad lines skipped); starting at epoch {}",
+            "{} training and {} validation positions ({bad} bad lines skipped, read in {read_seconds:.1} s); \
+             starting at epoch {}",
             data.len(),
             val.len(),
             start + 1
@@ -157,17 +160,25 @@ pub(super) fn run(a: TrainArgs) -> Result<()> {
             break;
         }
         let lr = Trainer::lr_at(&cfg, e);
+        let epoch_start = std::time::Instant::now();
         let loss = trainer.epoch(&data, &cfg, lr, cfg.seed.wrapping_mul(0x9E37_79B9) ^ (e as u64 + 1));
+        let seconds = epoch_start.elapsed().as_secs_f64();
         let vloss = trainer.loss(&val, a.threads);
         let qloss = trainer.quantised_loss(&val);
         run.save(&trainer.net, e + 1)?;
         if !a.json {
             progress.suspend(|| {
-                println!("epoch {:3}  lr {lr:.6}  train {loss:.6}  validation {vloss:.6}  quantised {qloss:.6}", e + 1)
+                println!(
+                    "epoch {:3}  lr {lr:.6}  train {loss:.6}  validation {vloss:.6}  quantised {qloss:.6}  \
+                     {seconds:.1} s ({:.0} positions/s)",
+                    e + 1,
+                    data.len() as f64 / seconds.max(1e-9)
+                )
             });
         }
         progress.set_position(e as u64 + 1);
-        history.push(serde_json::json!({"epoch": e + 1, "lr": lr, "train_loss": loss, "validation_loss": vloss, "quantised_validation_loss": qloss}));
+        history.push(serde_json::json!({"epoch": e + 1, "lr": lr, "train_loss": loss, "validation_loss": vloss,
+            "quantised_validation_loss": qloss, "seconds": seconds}));
     }
     progress.finish();
     let interrupted = stop.load(Ordering::Relaxed);
@@ -175,6 +186,7 @@ pub(super) fn run(a: TrainArgs) -> Result<()> {
         println!(
             "{}",
             serde_json::json!({"positions": data.len(), "validation_positions": val.len(), "skipped_lines": bad,
+                "read_seconds": read_seconds,
                 "hand_written_validation_loss": val.reference_loss(), "starting_validation_loss": start_loss,
                 "epochs": history, "interrupted": interrupted, "out": a.out.display().to_string()})
         );

@@ -1,0 +1,496 @@
+//! Packed training records: a position with its search score and game result in 32 bytes,
+//! in the layout of marlinformat (the record of the Marlinflow trainer, which bullet and
+//! other trainers read as well), so that data made here can be trained elsewhere and
+//! back.
+//!
+//! | bytes | field |
+//! |---|---|
+//! | 0–7 | occupied squares, little-endian bitboard (a1 = bit 0) |
+//! | 8–23 | one 4-bit code per occupied square in ascending square order, low nibble first: 0–5 pawn, knight, bishop, rook, queen, king; 6 a rook that still has its castling right; +8 for Black |
+//! | 24 | bit 7 Black to move; bits 0–6 the en-passant square, 64 for none |
+//! | 25 | halfmove clock (at most 255) |
+//! | 26–27 | move number, little-endian (at most 65,535) |
+//! | 28–29 | White's search score in centipawns, little-endian |
+//! | 30 | result: 0 Black won, 1 draw, 2 White won |
+//! | 31 | unused, 0 |
+//!
+//! A CSV line (`fen,result,game,score`) takes about 70 bytes for the same position.
+
+use bastion_core::castling::CastlingMode;
+use bastion_core::{Color, FenError, Piece, Position, Role, Square};
+use std::fmt::Write as _;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// Bytes of one record.
+pub const RECORD_BYTES: usize = 32;
+
+/// Piece code of a rook that keeps a castling right.
+const CASTLING_ROOK: u8 = 6;
+
+/// Why 32 bytes are not a record.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum PackError {
+    /// More than 32 squares are marked occupied.
+    #[error("{0} occupied squares (at most 32)")]
+    TooManyPieces(u32),
+    /// A piece code outside 0–6 and 8–14.
+    #[error("piece code {0} on square {1}")]
+    PieceCode(u8, Square),
+    /// A castling rook where no castling right can be.
+    #[error("castling rook on {0} without its king on the same back rank")]
+    CastlingRook(Square),
+    /// The en-passant byte names no square and is not 64.
+    #[error("en-passant square {0} (0–63, or 64 for none)")]
+    EnPassant(u8),
+    /// The result byte is not 0, 1 or 2.
+    #[error("result byte {0} (0, 1 or 2)")]
+    Result(u8),
+    /// The pieces and flags do not make a legal position.
+    #[error("not a position: {0}")]
+    Position(#[from] FenError),
+}
+
+/// One position with White's search score and the game's result, as stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PackedRecord(pub [u8; RECORD_BYTES]);
+
+/// A record's contents for training: pieces and side to move without the rest of the
+/// position (see [`PackedRecord::training`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainingView {
+    /// The pieces and the side to move (no castling rights, en passant or clocks).
+    pub position: Position,
+    /// Some castling right is kept.
+    pub castling: bool,
+    /// White's search score in centipawns.
+    pub white_score: i16,
+    /// 1.0 White won, 0.5 draw, 0.0 Black won.
+    pub result: f32,
+}
+
+impl PackedRecord {
+    /// Packs `pos` with White's score (clamped to ±32,767) and the result from White's view
+    /// (1.0, 0.5 or 0.0; other values round to the nearest of them).
+    pub fn pack(pos: &Position, white_score: i32, result: f64) -> PackedRecord {
+        let mut b = [0u8; RECORD_BYTES];
+        let occ = pos.occupied();
+        b[..8].copy_from_slice(&occ.0.to_le_bytes());
+        let rooks = pos.castling().rook_squares();
+        for (i, sq) in occ.enumerate() {
+            let piece = pos.piece_at(sq).expect("occupied square has a piece");
+            let mut code = piece.role.index() as u8;
+            if piece.role == Role::Rook && rooks.contains(sq) {
+                code = CASTLING_ROOK;
+            }
+            if piece.color == Color::Black {
+                code |= 8;
+            }
+            b[8 + i / 2] |= code << (4 * (i % 2));
+        }
+        let ep = pos.ep_square().map_or(64, |sq| sq.index() as u8);
+        b[24] = ep | if pos.side_to_move() == Color::Black { 0x80 } else { 0 };
+        b[25] = pos.halfmove_clock().min(255) as u8;
+        b[26..28].copy_from_slice(&(pos.fullmove_number().min(65_535) as u16).to_le_bytes());
+        b[28..30].copy_from_slice(&(white_score.clamp(-32_767, 32_767) as i16).to_le_bytes());
+        b[30] = if result > 0.75 {
+            2
+        } else if result < 0.25 {
+            0
+        } else {
+            1
+        };
+        PackedRecord(b)
+    }
+
+    /// White's search score in centipawns.
+    pub fn white_score(&self) -> i16 {
+        i16::from_le_bytes([self.0[28], self.0[29]])
+    }
+
+    /// The result from White's view: 1.0, 0.5 or 0.0.
+    pub fn result(&self) -> Result<f32, PackError> {
+        match self.0[30] {
+            0 => Ok(0.0),
+            1 => Ok(0.5),
+            2 => Ok(1.0),
+            b => Err(PackError::Result(b)),
+        }
+    }
+
+    fn side_to_move(&self) -> Color {
+        if self.0[24] & 0x80 != 0 {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
+    /// The pieces with the castling marks: `(square, piece, keeps a castling right)`.
+    fn pieces(&self) -> Result<Vec<(Square, Piece, bool)>, PackError> {
+        let occ = bastion_core::Bitboard(u64::from_le_bytes(self.0[..8].try_into().expect("8 bytes")));
+        if occ.count() > 32 {
+            return Err(PackError::TooManyPieces(occ.count()));
+        }
+        let mut out = Vec::with_capacity(occ.count() as usize);
+        for (i, sq) in occ.enumerate() {
+            let code = (self.0[8 + i / 2] >> (4 * (i % 2))) & 0xF;
+            let color = if code & 8 != 0 { Color::Black } else { Color::White };
+            let (role, castling) = match code & 7 {
+                CASTLING_ROOK => (Role::Rook, true),
+                r => (Role::from_index(r as usize).ok_or(PackError::PieceCode(code, sq))?, false),
+            };
+            out.push((sq, Piece::new(color, role), castling));
+        }
+        Ok(out)
+    }
+
+    /// The record's pieces, side to move, score and result, checked to make a legal
+    /// position but without building its castling rights, en passant and clocks: what the
+    /// trainer needs, several times cheaper than [`PackedRecord::unpack`].
+    pub fn training(&self) -> Result<TrainingView, PackError> {
+        let pieces = self.pieces()?;
+        let castling = pieces.iter().any(|p| p.2);
+        let plain: Vec<(Square, Piece)> = pieces.iter().map(|&(sq, pc, _)| (sq, pc)).collect();
+        let position = Position::from_pieces(&plain, self.side_to_move())?;
+        Ok(TrainingView { position, castling, white_score: self.white_score(), result: self.result()? })
+    }
+
+    /// The whole position (castling rights, en passant, clocks), White's score and the
+    /// result. A right whose rook is not in the corner, or whose king is off the e-file, is
+    /// read as Chess960 castling.
+    pub fn unpack(&self) -> Result<(Position, i16, f32), PackError> {
+        let pieces = self.pieces()?;
+        let mut board = [None::<Piece>; 64];
+        for &(sq, pc, _) in &pieces {
+            board[sq.index()] = Some(pc);
+        }
+        let mut fen = String::with_capacity(90);
+        for rank in (0..8).rev() {
+            let mut empty = 0;
+            for file in 0..8 {
+                match board[rank * 8 + file] {
+                    Some(pc) => {
+                        if empty > 0 {
+                            let _ = write!(fen, "{empty}");
+                            empty = 0;
+                        }
+                        fen.push(pc.char());
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                let _ = write!(fen, "{empty}");
+            }
+            if rank > 0 {
+                fen.push('/');
+            }
+        }
+        fen.push_str(if self.side_to_move() == Color::Black { " b " } else { " w " });
+        let (mut rights, mut chess960) = (String::new(), false);
+        // White's rights first, then Black's, each king side before queen side, as FEN writes them.
+        for color in Color::ALL {
+            let back = if color == Color::White { 0 } else { 7 };
+            let king = pieces.iter().find(|p| p.1 == Piece::new(color, Role::King) && p.0.rank().index() == back);
+            let mut rooks: Vec<Square> = pieces.iter().filter(|p| p.2 && p.1.color == color).map(|p| p.0).collect();
+            rooks.sort_by_key(|sq| std::cmp::Reverse(sq.file().index()));
+            for rook in rooks {
+                let Some(&(king_sq, _, _)) = king.filter(|_| rook.rank().index() == back) else {
+                    return Err(PackError::CastlingRook(rook));
+                };
+                let standard = king_sq.file().index() == 4 && (rook.file().index() == 0 || rook.file().index() == 7);
+                let letter = match (standard, rook.file().index() == 7) {
+                    (true, true) => 'k',
+                    (true, false) => 'q',
+                    (false, _) => {
+                        chess960 = true;
+                        rook.file().char()
+                    }
+                };
+                rights.push(if color == Color::White { letter.to_ascii_uppercase() } else { letter });
+            }
+        }
+        fen.push_str(if rights.is_empty() { "-" } else { &rights });
+        match self.0[24] & 0x7F {
+            64 => fen.push_str(" -"),
+            ep @ 0..=63 => {
+                let _ = write!(fen, " {}", Square::from_index(ep as usize));
+            }
+            ep => return Err(PackError::EnPassant(ep)),
+        }
+        let fullmove = u16::from_le_bytes([self.0[26], self.0[27]]);
+        let _ = write!(fen, " {} {}", self.0[25], fullmove);
+        let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
+        let pos = Position::from_fen_with(&fen, mode)?;
+        Ok((pos, self.white_score(), self.result()?))
+    }
+}
+
+/// How a data file holds its positions, told by its name: `.bin` files are packed
+/// records, anything else `fen,result,game[,score]` lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DataFormat {
+    /// Text lines `fen,result,game[,score]`.
+    Csv,
+    /// 32-byte [`PackedRecord`]s.
+    Packed,
+}
+
+impl DataFormat {
+    /// The format of the file at `path`.
+    pub fn of(path: &Path) -> DataFormat {
+        match path.extension() {
+            Some(ext) if ext.eq_ignore_ascii_case("bin") => DataFormat::Packed,
+            _ => DataFormat::Csv,
+        }
+    }
+}
+
+/// The index kept next to a packed file that self-play writes (`F.bin.games`): one line
+/// `game end` per finished game, `end` the file's length after its records. Records have
+/// no room for the game number; the index lets an interrupted run resume and cuts off
+/// what was written after the last finished game.
+pub fn index_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".games");
+    PathBuf::from(name)
+}
+
+/// Calls `f` with every record of the packed file at `path`, read in blocks; returns the
+/// bytes of a partial record at the end (0 for a whole file).
+pub fn for_each_record(path: &Path, mut f: impl FnMut(PackedRecord)) -> std::io::Result<usize> {
+    let mut file = bastion_core::io::open_checked(path, u64::MAX)?;
+    let mut buf = vec![0u8; RECORD_BYTES * 32_768];
+    let mut filled = 0;
+    loop {
+        let n = file.read(&mut buf[filled..])?;
+        if n == 0 {
+            return Ok(filled);
+        }
+        filled += n;
+        let whole = filled / RECORD_BYTES * RECORD_BYTES;
+        for c in buf[..whole].chunks_exact(RECORD_BYTES) {
+            f(PackedRecord(c.try_into().expect("32 bytes")));
+        }
+        buf.copy_within(whole..filled, 0);
+        filled -= whole;
+    }
+}
+
+/// What [`convert`] did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Converted {
+    /// Positions written.
+    pub written: u64,
+    /// Lines or records that could not be converted: bad ones, and lines without a score or
+    /// a result (a packed record must have both).
+    pub skipped: u64,
+}
+
+/// Converts a data file between `fen,result,game,score` lines and packed records, each way
+/// as the names say ([`DataFormat::of`]). Lines written from a packed file take their game
+/// number from its index when there is one, else from their place in the file. The output
+/// is written to `to` + `.partial` and renamed when complete, so an interrupted conversion
+/// never leaves a short file under the final name. `progress` gets the positions written.
+pub fn convert(from: &Path, to: &Path, progress: &dyn Fn(u64)) -> std::io::Result<Converted> {
+    use std::io::{BufRead, Write};
+    let to_packed = match (DataFormat::of(from), DataFormat::of(to)) {
+        (DataFormat::Csv, DataFormat::Packed) => true,
+        (DataFormat::Packed, DataFormat::Csv) => false,
+        _ => {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "one file must be packed (.bin) and the other not",
+            ))
+        }
+    };
+    let mut tmp = to.as_os_str().to_owned();
+    tmp.push(".partial");
+    let tmp = PathBuf::from(tmp);
+    let mut out = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+    let mut done = Converted::default();
+    if to_packed {
+        let f = std::io::BufReader::new(bastion_core::io::open_checked(from, u64::MAX)?);
+        for line in f.lines() {
+            let line = line?;
+            let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+            let parsed = match fields.as_slice() {
+                [fen, result, _game, score] => Position::from_fen(fen)
+                    .ok()
+                    .zip(result.parse::<f64>().ok().filter(|r| (0.0..=1.0).contains(r)))
+                    .zip(score.parse::<i32>().ok()),
+                _ => None,
+            };
+            match parsed {
+                Some(((pos, result), score)) => {
+                    out.write_all(&PackedRecord::pack(&pos, score, result).0)?;
+                    done.written += 1;
+                    if done.written % 65_536 == 0 {
+                        progress(done.written);
+                    }
+                }
+                None => done.skipped += u64::from(!line.trim().is_empty()),
+            }
+        }
+    } else {
+        // Record number → game number, from the index's `game end` lines.
+        let mut games: Vec<(u64, u64)> = Vec::new();
+        if let Ok(text) = std::fs::read_to_string(index_path(from)) {
+            for line in text.lines() {
+                let mut p = line.split_whitespace().map(str::parse::<u64>);
+                if let (Some(Ok(g)), Some(Ok(end))) = (p.next(), p.next()) {
+                    games.push((end / RECORD_BYTES as u64, g));
+                }
+            }
+        }
+        let (mut n, mut g) = (0u64, 0usize);
+        let mut err = None;
+        let partial = for_each_record(from, |rec| {
+            while g < games.len() && games[g].0 <= n {
+                g += 1;
+            }
+            let game = games.get(g).map_or(n, |x| x.1);
+            n += 1;
+            match rec.unpack() {
+                Ok((pos, score, result)) if err.is_none() => {
+                    if let Err(e) = writeln!(out, "{},{result},{game},{score}", pos.fen()) {
+                        err = Some(e);
+                    }
+                    done.written += 1;
+                    if done.written % 65_536 == 0 {
+                        progress(done.written);
+                    }
+                }
+                Ok(_) => {}
+                Err(_) => done.skipped += 1,
+            }
+        })?;
+        if let Some(e) = err {
+            return Err(e);
+        }
+        done.skipped += u64::from(partial > 0);
+    }
+    out.flush()?;
+    drop(out);
+    std::fs::rename(&tmp, to)?;
+    progress(done.written);
+    Ok(done)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use bastion_core::rng::Rng;
+    use proptest::prelude::*;
+
+    /// Positions from random games: castling rights, en passant and promotions all occur.
+    fn random_positions(seed: u64, games: usize) -> Vec<Position> {
+        let mut rng = Rng::new(seed);
+        let mut out = Vec::new();
+        for _ in 0..games {
+            let mut pos = Position::startpos();
+            for _ in 0..200 {
+                out.push(pos.clone());
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.halfmove_clock() >= 100 {
+                    break;
+                }
+                pos = pos.play(moves[rng.below(moves.len())]);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn positions_survive_packing_exactly() {
+        let positions = random_positions(11, 60);
+        let (mut castling, mut ep) = (0, 0);
+        for (i, pos) in positions.iter().enumerate() {
+            let score = (i as i32 * 37) % 3000 - 1500;
+            let result = [0.0, 0.5, 1.0][i % 3];
+            let rec = PackedRecord::pack(pos, score, result);
+            let (back, s, r) = rec.unpack().unwrap();
+            assert_eq!(back.fen(), pos.fen());
+            assert_eq!((s as i32, r as f64), (score, result));
+            let view = rec.training().unwrap();
+            assert_eq!(view.castling, !pos.castling().is_empty());
+            assert_eq!(view.position.occupied(), pos.occupied());
+            assert_eq!(view.position.side_to_move(), pos.side_to_move());
+            castling += usize::from(view.castling);
+            ep += usize::from(pos.ep_square().is_some());
+        }
+        assert!(castling > 100 && ep > 5, "castling {castling}, en passant {ep}");
+    }
+
+    #[test]
+    fn the_layout_is_marlinformat() {
+        // The start position: 32 pieces, a1 first (a white rook with its right: code 6).
+        let rec = PackedRecord::pack(&Position::startpos(), -25, 1.0);
+        assert_eq!(&rec.0[..8], &0xFFFF_0000_0000_FFFFu64.to_le_bytes());
+        assert_eq!(&rec.0[8..12], &[0x16, 0x42, 0x25, 0x61]);
+        assert_eq!(&rec.0[12..16], &[0; 4]);
+        assert_eq!(&rec.0[16..20], &[0x88; 4]);
+        assert_eq!(&rec.0[20..24], &[0x9E, 0xCA, 0xAD, 0xE9]);
+        assert_eq!(&rec.0[24..], &[64, 0, 1, 0, 0xE7, 0xFF, 2, 0]);
+    }
+
+    #[test]
+    fn chess960_rights_are_kept() {
+        let fen = "bqnbrkrn/pppppppp/8/8/8/8/PPPPPPPP/BQNBRKRN w GEge - 0 1";
+        let pos = Position::from_fen_with(fen, CastlingMode::Chess960).unwrap();
+        let (back, _, _) = PackedRecord::pack(&pos, 0, 0.5).unpack().unwrap();
+        assert_eq!(back.castling().rook_squares(), pos.castling().rook_squares());
+        assert_eq!(back.epd(), pos.epd());
+    }
+
+    #[test]
+    fn conversion_goes_both_ways() {
+        let dir = std::env::temp_dir().join(format!("bastion-packed-convert-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let positions = random_positions(5, 3);
+        let mut csv = String::new();
+        for (i, pos) in positions.iter().enumerate() {
+            csv.push_str(&format!("{},{},{},{}\n", pos.fen(), [0.0, 0.5, 1.0][i % 3], i / 50, i as i32 - 99));
+        }
+        csv.push_str("not a fen,1,0,3\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1,0.5,0\n");
+        let (a, b, c) = (dir.join("a.csv"), dir.join("b.bin"), dir.join("c.csv"));
+        std::fs::write(&a, &csv).unwrap();
+        let there = convert(&a, &b, &|_| {}).unwrap();
+        assert_eq!(there, Converted { written: positions.len() as u64, skipped: 2 });
+        assert_eq!(std::fs::metadata(&b).unwrap().len(), positions.len() as u64 * RECORD_BYTES as u64);
+        let back = convert(&b, &c, &|_| {}).unwrap();
+        assert_eq!(back, Converted { written: positions.len() as u64, skipped: 0 });
+        let text = std::fs::read_to_string(&c).unwrap();
+        for (line, pos) in text.lines().zip(&positions) {
+            assert!(line.starts_with(&format!("{},", pos.fen())), "{line}");
+        }
+        assert!(convert(&a, &c, &|_| {}).is_err(), "two CSV files");
+        std::fs::remove_dir_all(&dir).ok();
+    }
+
+    proptest! {
+        #[test]
+        fn any_bytes_give_a_record_or_an_error(bytes in proptest::collection::vec(any::<u8>(), RECORD_BYTES)) {
+            let rec = PackedRecord(bytes.try_into().unwrap());
+            // Never a panic; what decodes packs back to the same position.
+            if let Ok((pos, score, result)) = rec.unpack() {
+                let again = PackedRecord::pack(&pos, score as i32, result as f64).unpack().unwrap();
+                prop_assert_eq!(again.0.fen(), pos.fen());
+            }
+            let _ = rec.training();
+        }
+
+        #[test]
+        fn corrupted_records_never_panic(seed in any::<u64>(), flips in proptest::collection::vec((0usize..RECORD_BYTES, any::<u8>()), 1..4)) {
+            let positions = random_positions(seed, 1);
+            let pos = &positions[seed as usize % positions.len()];
+            let mut rec = PackedRecord::pack(pos, 10, 0.5);
+            for (i, b) in flips {
+                rec.0[i] ^= b;
+            }
+            let _ = rec.unpack();
+            let _ = rec.training();
+        }
+    }
+}
