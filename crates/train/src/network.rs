@@ -160,6 +160,7 @@ impl FloatNetwork {
     /// Forward pass for one position on a network without a factor (plain, or
     /// [`FloatNetwork::merged`]): fills `acc` (both perspectives, side to move first) and returns
     /// the output in units of `SCALE` centipawns. The output bucket is the number of inputs (pieces).
+    #[inline(always)]
     pub(crate) fn forward(&self, inputs: &[u16], white: bool, acc: &mut [f32]) -> f32 {
         debug_assert!(self.ft_f.is_empty(), "forward needs the merged network");
         let (us, them) = acc.split_at_mut(HIDDEN);
