@@ -188,3 +188,21 @@ fn serve_has_no_data_dir_option() {
     assert!(stderr(&out).contains("unexpected argument '--data-dir'"), "{}", stderr(&out));
     assert!(!stdout(&bastion(&["serve", "--help"])).contains("data-dir"));
 }
+
+#[test]
+fn bench_times_another_network_or_the_hand_written_evaluation() {
+    let nodes = |args: &[&str]| -> u64 {
+        let out = bastion(args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&out)).expect("one JSON document");
+        v["nodes"].as_u64().unwrap()
+    };
+    let default = nodes(&["bench", "5", "--json"]);
+    assert_eq!(nodes(&["bench", "5", "--json", "--eval-file", "<internal>"]), default);
+    assert_ne!(nodes(&["bench", "5", "--json", "--eval-file", "none"]), default, "another evaluation, another tree");
+    let bad = temp_file("not-a-network.nnue", b"not a network");
+    let out = bastion(&["bench", "5", "--eval-file", bad.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(stderr(&out).contains("reading network"), "{}", stderr(&out));
+    std::fs::remove_file(bad).ok();
+}

@@ -2,9 +2,11 @@
 //! hash and one thread. The total node count is a deterministic signature of
 //! the search (any functional change alters it); nps measures speed.
 
+use crate::nnue::Network;
 use crate::options::EngineOptions;
 use crate::search::{Engine, Limits};
 use bastion_core::Position;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Default bench depth.
@@ -86,10 +88,36 @@ impl BenchResult {
 /// Runs the bench at `depth` with `hash_mb` of hash; `progress` gets (index, fen, nodes).
 /// A hash size that cannot be allocated is an error, not an abort.
 pub fn run(depth: i32, hash_mb: usize, progress: &mut dyn FnMut(usize, &str, u64)) -> Result<BenchResult, String> {
+    run_with(depth, hash_mb, Evaluation::Default, progress)
+}
+
+/// What evaluates in a bench run.
+#[derive(Clone, Debug)]
+pub enum Evaluation {
+    /// The engine's default (the built-in network): the run gives the signature.
+    Default,
+    /// Another network (say a candidate, for its speed).
+    Network(Arc<Network>),
+    /// The hand-written evaluation.
+    HandWritten,
+}
+
+/// [`run`] with another evaluation.
+pub fn run_with(
+    depth: i32,
+    hash_mb: usize,
+    eval: Evaluation,
+    progress: &mut dyn FnMut(usize, &str, u64),
+) -> Result<BenchResult, String> {
     let opts = EngineOptions { threads: 1, ..EngineOptions::default() };
     // Start small and resize: `set_options` allocates fallibly, `Engine::new` does not.
     let mut engine = Engine::new(EngineOptions { hash_mb: 1, ..opts.clone() });
     engine.set_options(EngineOptions { hash_mb, ..opts })?;
+    match eval {
+        Evaluation::Default => {}
+        Evaluation::Network(net) => engine.set_network(Some(net)),
+        Evaluation::HandWritten => engine.set_network(None),
+    }
     let start = Instant::now();
     let mut total = 0;
     for (i, fen) in POSITIONS.iter().enumerate() {

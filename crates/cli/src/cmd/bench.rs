@@ -1,7 +1,9 @@
 //! `bastion bench [depth]`: fixed positions, fixed depth, one thread, cleared hash.
 //! Prints total nodes (a deterministic signature of the search) and nps.
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
+use bastion_engine::bench::Evaluation;
+use bastion_engine::nnue::Network;
 use clap::Args;
 use serde::Serialize;
 
@@ -13,6 +15,10 @@ pub struct BenchArgs {
     /// Hash size in MiB.
     #[arg(long, default_value_t = 16)]
     hash: usize,
+    /// Evaluate with this network file instead of the built-in one (`none`: the hand-written
+    /// evaluation); the node count is then not the signature, the speed is the network's.
+    #[arg(long)]
+    eval_file: Option<String>,
     /// Print each position's node count.
     #[arg(long, short)]
     verbose: bool,
@@ -40,7 +46,12 @@ pub fn run(args: BenchArgs) -> Result<()> {
         bail!("hash must be between 1 and 65536 MiB");
     }
     let verbose = args.verbose && !args.json;
-    let r = bastion_engine::bench::run(depth, args.hash, &mut |i, fen, nodes| {
+    let eval = match args.eval_file.as_deref().map(str::trim) {
+        None | Some("<internal>") => Evaluation::Default,
+        Some("none") => Evaluation::HandWritten,
+        Some(path) => Evaluation::Network(Network::by_name(path).with_context(|| format!("reading network {path}"))?),
+    };
+    let r = bastion_engine::bench::run_with(depth, args.hash, eval, &mut |i, fen, nodes| {
         if verbose {
             println!("{:>3} {:>10} {fen}", i + 1, nodes);
         }
