@@ -91,7 +91,7 @@ fn load_packed(path: &Path, lambda: f32, val_every: usize) -> std::io::Result<(D
     let partial = for_each_record(path, |rec| {
         match rec.training() {
             Ok(v) => {
-                let target = lambda * sigmoid(f32::from(v.white_score) / WDL_CP) + (1.0 - lambda) * v.result;
+                let target = blend(lambda, f32::from(v.white_score), v.result);
                 if val_every > 0 && i % val_every == val_every - 1 {
                     val.push_with_castling(&v.position, v.castling, target, true);
                 } else {
@@ -105,8 +105,24 @@ fn load_packed(path: &Path, lambda: f32, val_every: usize) -> std::io::Result<(D
     Ok((train, val, bad + usize::from(partial > 0)))
 }
 
-/// Parses one data line into a position and White's target; `None` for a bad line.
-fn parse_line(line: &str, lambda: f32) -> Option<(Position, f32)> {
+/// White's target from a score and a result: `λ·σ(score/K) + (1 − λ)·result`.
+fn blend(lambda: f32, score: f32, result: f32) -> f32 {
+    lambda * sigmoid(score / WDL_CP) + (1.0 - lambda) * result
+}
+
+/// White's target from whichever of a score and a result a line has ([`blend`] for both).
+fn target(lambda: f32, score: Option<f32>, result: Option<f32>) -> Option<f32> {
+    match (score, result) {
+        (Some(score), Some(result)) => Some(blend(lambda, score, result)),
+        (Some(score), None) => Some(sigmoid(score / WDL_CP)),
+        (None, Some(result)) => Some(result),
+        (None, None) => None,
+    }
+}
+
+/// Splits one data line into its position, its result (White's view, 0–1; the field may be
+/// empty) and White's score when the line has one; `None` for a bad line.
+pub(crate) fn parse_fields(line: &str) -> Option<(Position, Option<f32>, Option<f32>)> {
     let mut parts = line.split(',');
     let pos = Position::from_fen(parts.next()?.trim()).ok()?;
     let result = match parts.next()?.trim() {
@@ -118,13 +134,13 @@ fn parse_line(line: &str, lambda: f32) -> Option<(Position, f32)> {
         Some(s) => Some(s.trim().parse::<f32>().ok()?),
         None => None,
     };
-    let target = match (score, result) {
-        (Some(score), Some(result)) => lambda * sigmoid(score / WDL_CP) + (1.0 - lambda) * result,
-        (Some(score), None) => sigmoid(score / WDL_CP),
-        (None, Some(result)) => result,
-        (None, None) => return None,
-    };
-    Some((pos, target))
+    Some((pos, result, score))
+}
+
+/// Parses one data line into a position and White's target; `None` for a bad line.
+fn parse_line(line: &str, lambda: f32) -> Option<(Position, f32)> {
+    let (pos, result, score) = parse_fields(line)?;
+    Some((pos, target(lambda, score, result)?))
 }
 
 /// Reads a data file into a training and a validation set (every `val_every`-th

@@ -18,7 +18,6 @@
 
 use bastion_core::castling::CastlingMode;
 use bastion_core::{Color, FenError, Piece, Position, Role, Square};
-use std::fmt::Write as _;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -145,61 +144,46 @@ impl PackedRecord {
         Ok(out)
     }
 
+    /// The pieces and the side to move as a legal position (without castling rights, en
+    /// passant and clocks), and the rooks marked as keeping a castling right.
+    fn placed(&self) -> Result<(Position, Vec<Square>), PackError> {
+        let pieces = self.pieces()?;
+        let rooks = pieces.iter().filter(|p| p.2).map(|p| p.0).collect();
+        let plain: Vec<(Square, Piece)> = pieces.iter().map(|&(sq, pc, _)| (sq, pc)).collect();
+        Ok((Position::from_pieces(&plain, self.side_to_move())?, rooks))
+    }
+
     /// The record's pieces, side to move, score and result, checked to make a legal
     /// position but without building its castling rights, en passant and clocks: what the
     /// trainer needs, several times cheaper than [`PackedRecord::unpack`].
     pub fn training(&self) -> Result<TrainingView, PackError> {
-        let pieces = self.pieces()?;
-        let castling = pieces.iter().any(|p| p.2);
-        let plain: Vec<(Square, Piece)> = pieces.iter().map(|&(sq, pc, _)| (sq, pc)).collect();
-        let position = Position::from_pieces(&plain, self.side_to_move())?;
-        Ok(TrainingView { position, castling, white_score: self.white_score(), result: self.result()? })
+        let (position, rooks) = self.placed()?;
+        Ok(TrainingView {
+            position,
+            castling: !rooks.is_empty(),
+            white_score: self.white_score(),
+            result: self.result()?,
+        })
     }
 
     /// The whole position (castling rights, en passant, clocks), White's score and the
     /// result. A right whose rook is not in the corner, or whose king is off the e-file, is
     /// read as Chess960 castling.
     pub fn unpack(&self) -> Result<(Position, i16, f32), PackError> {
-        let pieces = self.pieces()?;
-        let mut board = [None::<Piece>; 64];
-        for &(sq, pc, _) in &pieces {
-            board[sq.index()] = Some(pc);
-        }
-        let mut fen = String::with_capacity(90);
-        for rank in (0..8).rev() {
-            let mut empty = 0;
-            for file in 0..8 {
-                match board[rank * 8 + file] {
-                    Some(pc) => {
-                        if empty > 0 {
-                            let _ = write!(fen, "{empty}");
-                            empty = 0;
-                        }
-                        fen.push(pc.char());
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                let _ = write!(fen, "{empty}");
-            }
-            if rank > 0 {
-                fen.push('/');
-            }
-        }
-        fen.push_str(if self.side_to_move() == Color::Black { " b " } else { " w " });
+        let (placed, rooks) = self.placed()?;
         let (mut rights, mut chess960) = (String::new(), false);
         // White's rights first, then Black's, each king side before queen side, as FEN writes them.
         for color in Color::ALL {
             let back = if color == Color::White { 0 } else { 7 };
-            let king = pieces.iter().find(|p| p.1 == Piece::new(color, Role::King) && p.0.rank().index() == back);
-            let mut rooks: Vec<Square> = pieces.iter().filter(|p| p.2 && p.1.color == color).map(|p| p.0).collect();
-            rooks.sort_by_key(|sq| std::cmp::Reverse(sq.file().index()));
-            for rook in rooks {
-                let Some(&(king_sq, _, _)) = king.filter(|_| rook.rank().index() == back) else {
+            let king = placed.king(color);
+            let mut own: Vec<Square> =
+                rooks.iter().copied().filter(|&sq| placed.piece_at(sq).is_some_and(|p| p.color == color)).collect();
+            own.sort_by_key(|sq| std::cmp::Reverse(sq.file().index()));
+            for rook in own {
+                if rook.rank().index() != back || king.rank().index() != back {
                     return Err(PackError::CastlingRook(rook));
-                };
-                let standard = king_sq.file().index() == 4 && (rook.file().index() == 0 || rook.file().index() == 7);
+                }
+                let standard = king.file().index() == 4 && (rook.file().index() == 0 || rook.file().index() == 7);
                 let letter = match (standard, rook.file().index() == 7) {
                     (true, true) => 'k',
                     (true, false) => 'q',
@@ -211,16 +195,17 @@ impl PackedRecord {
                 rights.push(if color == Color::White { letter.to_ascii_uppercase() } else { letter });
             }
         }
-        fen.push_str(if rights.is_empty() { "-" } else { &rights });
-        match self.0[24] & 0x7F {
-            64 => fen.push_str(" -"),
-            ep @ 0..=63 => {
-                let _ = write!(fen, " {}", Square::from_index(ep as usize));
-            }
+        let ep = match self.0[24] & 0x7F {
+            64 => "-".to_string(),
+            ep @ 0..=63 => Square::from_index(ep as usize).to_string(),
             ep => return Err(PackError::EnPassant(ep)),
-        }
+        };
+        let epd = placed.epd();
+        let board = epd.split(' ').next().expect("an EPD starts with the board");
+        let side = if self.side_to_move() == Color::Black { 'b' } else { 'w' };
+        let rights = if rights.is_empty() { "-" } else { &rights };
         let fullmove = u16::from_le_bytes([self.0[26], self.0[27]]);
-        let _ = write!(fen, " {} {}", self.0[25], fullmove);
+        let fen = format!("{board} {side} {rights} {ep} {} {fullmove}", self.0[25]);
         let mode = if chess960 { CastlingMode::Chess960 } else { CastlingMode::Standard };
         let pos = Position::from_fen_with(&fen, mode)?;
         Ok((pos, self.white_score(), self.result()?))
@@ -255,6 +240,34 @@ pub fn index_path(path: &Path) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(".games");
     PathBuf::from(name)
+}
+
+/// The finished games that the index of the packed file at `path` records, as
+/// `(game, end)` in file order ([`index_path`]); none when there is no index. A line that
+/// is not two numbers, or an end that goes backwards or splits a record, is an error.
+pub fn read_index(path: &Path) -> std::io::Result<Vec<(u64, u64)>> {
+    use std::io::BufRead;
+    let index = index_path(path);
+    let bad = |what: String| std::io::Error::new(std::io::ErrorKind::InvalidData, what);
+    let mut games = Vec::new();
+    if !index.exists() {
+        return Ok(games);
+    }
+    let f = std::io::BufReader::new(bastion_core::io::open_checked(&index, u64::MAX)?);
+    let mut end = 0u64;
+    for (i, line) in f.lines().enumerate() {
+        let line = line?;
+        let mut parts = line.split_whitespace().map(str::parse::<u64>);
+        let (Some(Ok(game)), Some(Ok(e)), None) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(bad(format!("{} line {}: not `game end`: {line:?}", index.display(), i + 1)));
+        };
+        if e < end || e % RECORD_BYTES as u64 != 0 {
+            return Err(bad(format!("{} line {}: end {e} after {end}", index.display(), i + 1)));
+        }
+        games.push((game, e));
+        end = e;
+    }
+    Ok(games)
 }
 
 /// Calls `f` with every record of the packed file at `path`, read in blocks; returns the
@@ -314,36 +327,21 @@ pub fn convert(from: &Path, to: &Path, progress: &dyn Fn(u64)) -> std::io::Resul
         let f = std::io::BufReader::new(bastion_core::io::open_checked(from, u64::MAX)?);
         for line in f.lines() {
             let line = line?;
-            let fields: Vec<&str> = line.split(',').map(str::trim).collect();
-            let parsed = match fields.as_slice() {
-                [fen, result, _game, score] => Position::from_fen(fen)
-                    .ok()
-                    .zip(result.parse::<f64>().ok().filter(|r| (0.0..=1.0).contains(r)))
-                    .zip(score.parse::<i32>().ok()),
-                _ => None,
-            };
-            match parsed {
-                Some(((pos, result), score)) => {
-                    out.write_all(&PackedRecord::pack(&pos, score, result).0)?;
+            match crate::dataset::parse_fields(&line) {
+                Some((pos, Some(result), Some(score))) => {
+                    out.write_all(&PackedRecord::pack(&pos, score.round() as i32, f64::from(result)).0)?;
                     done.written += 1;
                     if done.written % 65_536 == 0 {
                         progress(done.written);
                     }
                 }
-                None => done.skipped += u64::from(!line.trim().is_empty()),
+                _ => done.skipped += u64::from(!line.trim().is_empty()),
             }
         }
     } else {
-        // Record number → game number, from the index's `game end` lines.
-        let mut games: Vec<(u64, u64)> = Vec::new();
-        if let Ok(text) = std::fs::read_to_string(index_path(from)) {
-            for line in text.lines() {
-                let mut p = line.split_whitespace().map(str::parse::<u64>);
-                if let (Some(Ok(g)), Some(Ok(end))) = (p.next(), p.next()) {
-                    games.push((end / RECORD_BYTES as u64, g));
-                }
-            }
-        }
+        // Record number → game number, from the index (record numbers without a usable one).
+        let games: Vec<(u64, u64)> =
+            read_index(from).unwrap_or_default().into_iter().map(|(g, end)| (end / RECORD_BYTES as u64, g)).collect();
         let (mut n, mut g) = (0u64, 0usize);
         let mut err = None;
         let partial = for_each_record(from, |rec| {

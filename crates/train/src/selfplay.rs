@@ -12,7 +12,7 @@
 //! with the index [`index_path`] that resuming reads. With [`GenConfig::tablebase`] a game
 //! ends when a capture or pawn move reaches a position the tables cover, with their result.
 
-use crate::packed::{index_path, DataFormat, PackedRecord, RECORD_BYTES};
+use crate::packed::{index_path, read_index, DataFormat, PackedRecord, RECORD_BYTES};
 use bastion_core::rng::{splitmix64, Rng};
 use bastion_core::tablebase::TablebaseProbe;
 use bastion_core::{Color, Move, Position};
@@ -239,13 +239,13 @@ pub struct DataWriter {
 
 impl DataWriter {
     /// A writer of `fen,result,game` lines to `data`, with the score column when `scores`.
-    pub fn csv(data: Box<dyn Write + Send>, scores: bool) -> DataWriter {
+    fn csv(data: Box<dyn Write + Send>, scores: bool) -> DataWriter {
         DataWriter { scores, data, index: None, end: 0 }
     }
 
     /// A writer of packed records to `data`, which already holds `end` bytes, recording each
     /// finished game in `index` (see [`index_path`]).
-    pub fn packed(data: Box<dyn Write + Send>, index: Box<dyn Write + Send>, end: u64) -> DataWriter {
+    fn packed(data: Box<dyn Write + Send>, index: Box<dyn Write + Send>, end: u64) -> DataWriter {
         DataWriter { scores: true, data, index: Some(index), end }
     }
 
@@ -303,31 +303,19 @@ pub fn resume(path: &Path) -> std::io::Result<HashSet<u64>> {
 fn resume_packed(path: &Path) -> std::io::Result<HashSet<u64>> {
     let index = index_path(path);
     crate::complete_lines(&index)?;
-    let bad = |what: String| std::io::Error::new(std::io::ErrorKind::InvalidData, what);
-    let mut done = HashSet::new();
-    let mut end = 0u64;
-    if index.exists() {
-        let f = std::io::BufReader::new(bastion_core::io::open_checked(&index, u64::MAX)?);
-        for (i, line) in f.lines().enumerate() {
-            let line = line?;
-            let mut parts = line.split_whitespace().map(str::parse::<u64>);
-            let (Some(Ok(game)), Some(Ok(e)), None) = (parts.next(), parts.next(), parts.next()) else {
-                return Err(bad(format!("{} line {}: not `game end`: {line:?}", index.display(), i + 1)));
-            };
-            if e < end || e % RECORD_BYTES as u64 != 0 {
-                return Err(bad(format!("{} line {}: end {e} after {end}", index.display(), i + 1)));
-            }
-            done.insert(game);
-            end = e;
-        }
-    }
+    let games = read_index(path)?;
+    let end = games.last().map_or(0, |g| g.1);
+    let done = games.into_iter().map(|g| g.0).collect();
     let len = match std::fs::metadata(path) {
         Ok(m) => m.len(),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => 0,
         Err(e) => return Err(e),
     };
     if len < end {
-        return Err(bad(format!("{} has {len} bytes, its index {} says {end}", path.display(), index.display())));
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("{} has {len} bytes, its index {} says {end}", path.display(), index.display()),
+        ));
     }
     if len > end {
         // Records of a game whose index line was never written: it is played again.

@@ -15,7 +15,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Arguments of `bastion tune`.
@@ -121,10 +121,10 @@ fn generate(n: u64, args: &TuneArgs) -> Result<()> {
     let by_tablebase = AtomicU64::new(0);
     let started = std::time::Instant::now();
     // Ctrl-C finishes the games in progress and leaves a file that `--generate` resumes.
-    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stop = Arc::new(AtomicBool::new(false));
     {
         let flag = stop.clone();
-        let _ = ctrlc::set_handler(move || flag.store(true, std::sync::atomic::Ordering::Relaxed));
+        let _ = ctrlc::set_handler(move || flag.store(true, Ordering::Relaxed));
     }
     selfplay::generate(
         n,
