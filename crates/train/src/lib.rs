@@ -4,7 +4,8 @@
 //! - [`selfplay`] plays fast self-play games and writes quiet positions with the game
 //!   result (and optionally the search score) as `fen,result,game[,score]` lines;
 //!   [`positions`] writes the same lines from finished games of any source; [`packed`]
-//!   holds positions in 32-byte records instead (marlinformat).
+//!   holds positions in 32-byte records instead (marlinformat);
+//!   [`convert`] turns one form into the other.
 //! - [`label`] appends a search score to such lines.
 //! - [`dataset`], [`network`] and [`trainer`] fit the engine's neural network to them
 //!   and write it in the format [`bastion_engine::nnue::Network`] reads; [`checkpoint`]
@@ -14,6 +15,7 @@
 #![warn(missing_docs)]
 
 pub mod checkpoint;
+pub mod convert;
 pub mod dataset;
 pub mod label;
 pub mod network;

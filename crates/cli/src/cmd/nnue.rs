@@ -105,7 +105,7 @@ fn convert(a: ConvertArgs) -> Result<()> {
     bar.set_style(
         ProgressStyle::with_template("{spinner} {msg} {elapsed}").unwrap_or(ProgressStyle::default_spinner()),
     );
-    let done = bastion_train::packed::convert(&a.data, &a.out, &|n| bar.set_message(format!("{n} positions")))
+    let done = bastion_train::convert::convert(&a.data, &a.out, &|n| bar.set_message(format!("{n} positions")))
         .with_context(|| format!("converting {} to {}", a.data.display(), a.out.display()))?;
     bar.finish_and_clear();
     if a.json {
