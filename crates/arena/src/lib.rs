@@ -12,7 +12,8 @@
 //!   with time control, forfeits and adjudication;
 //! * [`tournament`]: a two-engine match (game pairs with colours reversed,
 //!   concurrency, live statistics, SPRT, PGN output, book learning);
-//! * [`suite`]: EPD test suites (bm/am/dm) with time-to-solution.
+//! * [`suite`]: EPD test suites (bm/am/dm) with time-to-solution;
+//! * [`time_use`]: how each engine spends its clock over a match.
 
 // Every public item documents itself; CI runs clippy with -D warnings.
 #![warn(missing_docs)]
@@ -24,4 +25,5 @@ pub mod rating;
 pub mod referee;
 pub mod stats;
 pub mod suite;
+pub mod time_use;
 pub mod tournament;

@@ -5,6 +5,7 @@
 use crate::book::PolyglotBook;
 use crate::openings::Opening;
 use crate::pgn::PgnGame;
+use crate::time_use::MoveTiming;
 use bastion_core::rng::Rng;
 use bastion_core::{Color, Game, Move, Position, Score, TablebaseProbe, Termination};
 use bastion_uci_client::{Engine, EngineBuilder, GoParams, SearchResult, StderrMode, UciError};
@@ -246,6 +247,8 @@ pub struct GameRecord {
     pub moves: Vec<Move>,
     /// Per-move comments: `book`, or `score/depth time` as cutechess writes them.
     pub comments: Vec<String>,
+    /// Per move: how the engine's move was timed (`None` for book moves).
+    pub timings: Vec<Option<MoveTiming>>,
     /// `None` for a draw (or an interrupted game).
     pub winner: Option<Color>,
     /// Why it ended.
@@ -498,6 +501,7 @@ pub fn play_game(
         opening: opening.clone(),
         moves: Vec::new(),
         comments: Vec::new(),
+        timings: Vec::new(),
         winner: None,
         end: GameEnd::Interrupted,
         reason: "interrupted".into(),
@@ -510,6 +514,7 @@ pub fn play_game(
         game.make(m);
         record.moves.push(m);
         record.comments.push("book".into());
+        record.timings.push(None);
     }
     let mut sides = [white, black];
     // Prepare both engines for a new game; a failure here forfeits the game.
@@ -581,6 +586,7 @@ pub fn play_game(
         let player = &mut sides[us.index()];
         if let Some(m) = player.book_move(&pos, game.moves().len()) {
             record.comments.push("book".into());
+            record.timings.push(None);
             record.moves.push(m);
             game.make(m);
             continue;
@@ -600,8 +606,10 @@ pub fn play_game(
                 return finish(record, Some(!us), GameEnd::Crash { side: us, detail });
             }
         };
+        let mut clock_left = None;
         if let TimeControl::Clock { .. } = tcs[us.index()] {
             let left = clock[us.index()];
+            clock_left = Some(left.saturating_sub(result.elapsed));
             if result.elapsed > left + config.time_margin {
                 return time_forfeit(record, &pos, us);
             }
@@ -619,6 +627,7 @@ pub fn play_game(
         };
         scores.push((us, result.score().map(|s| white_cp(s, us))));
         record.comments.push(move_comment(&result));
+        record.timings.push(Some(MoveTiming { elapsed: result.elapsed, depth: result.depth(), clock_left }));
         record.moves.push(m);
         game.make(m);
     }

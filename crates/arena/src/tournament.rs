@@ -7,6 +7,7 @@ use crate::openings::Opening;
 use crate::pgn;
 use crate::referee::{play_game, EngineConfig, GameEnd, GameRecord, Player, RefereeConfig};
 use crate::stats::{GameResult, Pentanomial, SprtParams, SprtResult, Wdl};
+use crate::time_use::TimeUse;
 use bastion_core::Color;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -100,6 +101,9 @@ pub struct MatchReport {
     pub faults: BTreeMap<String, Faults>,
     /// Games that ended by a fault, with the reason (for the final report).
     pub fault_games: Vec<String>,
+    /// Per engine name: time and depth a move and the lowest clock, over the games played in
+    /// this run (games taken from an earlier run by `resume` are not timed).
+    pub time_use: BTreeMap<String, TimeUse>,
     /// Why the match ended: "completed", "sprt", "interrupted".
     pub finished: Option<String>,
     /// Games taken from an earlier run (`resume`).
@@ -204,6 +208,9 @@ impl MatchReport {
         }
         for g in &self.fault_games {
             s.push_str(&format!("  {g}\n"));
+        }
+        for (name, t) in &self.time_use {
+            s.push_str(&format!("Time use of {name}: {}\n", t.describe()));
         }
         s
     }
@@ -310,6 +317,9 @@ pub struct GameSummary {
     pub reason: String,
     /// The game as [`run_match`] writes it to the PGN file.
     pub pgn: String,
+    /// Each engine's (by name) clock use in the game.
+    #[serde(default)]
+    pub time_use: Vec<(String, TimeUse)>,
 }
 
 impl GameSummary {
@@ -323,6 +333,15 @@ impl GameSummary {
         }
         .map(|(side, kind)| (if side == Color::White { &record.white } else { &record.black }.clone(), kind));
         let pgn = record.to_pgn_game(&config.event, PGN_SITE, &game.round, &config.referee.time_control).to_pgn();
+        let mut time_use = [TimeUse::default(), TimeUse::default()];
+        let first_to_move = record.opening.start.side_to_move();
+        for (ply, t) in record.timings.iter().enumerate() {
+            if let Some(t) = t {
+                let side = if ply % 2 == 0 { first_to_move } else { !first_to_move };
+                time_use[side.index()].add(t, &game.round);
+            }
+        }
+        let [white_use, black_use] = time_use;
         GameSummary {
             game,
             result: record.result().to_string(),
@@ -330,6 +349,7 @@ impl GameSummary {
             fault,
             reason: record.reason.clone(),
             pgn,
+            time_use: vec![(record.white.clone(), white_use), (record.black.clone(), black_use)],
         }
     }
 
@@ -434,7 +454,7 @@ impl Tally {
         tally
     }
 
-    /// Counts a finished game: result, termination kind and faults.
+    /// Counts a finished game: result, termination kind, faults and clock use.
     fn add(&mut self, summary: &GameSummary) {
         *self.report.terminations.entry(summary.termination.clone()).or_default() += 1;
         if let Some((name, kind)) = &summary.fault {
@@ -445,6 +465,9 @@ impl Tally {
                 FaultKind::Crash => f.crashes += 1,
             }
             self.report.fault_games.push(format!("round {}: {}", summary.game.round, summary.reason));
+        }
+        for (name, t) in &summary.time_use {
+            self.report.time_use.entry(name.clone()).or_default().merge(t);
         }
         self.add_result(summary.game.unit, summary.game.first_is_white, summary.winner());
     }

@@ -343,3 +343,31 @@ fn an_engine_with_its_own_clock_plays_at_time_odds() {
     assert_eq!(pgn.header("TimeControl"), None);
     assert!(EngineConfig::parse(&["cmd=x".to_string(), "tc=fast".to_string()]).unwrap_err().contains("tc="));
 }
+
+#[test]
+fn match_reports_each_engines_time_use() {
+    // At 5 s a game, an engine that takes 30 ms a move spends at least that, and its lowest
+    // clock is what it had left at some move of some game.
+    let mut cfg = config(engine("Quick", "--seed 5"), engine("Slow", "--sleep-ms 30 --seed 6"), 2);
+    cfg.referee.time_control = TimeControl::parse_clock("5+0").unwrap();
+    cfg.referee.adjudication.max_moves = Some(15);
+    let out = temp("time_use.pgn");
+    cfg.pgn_out = Some(out.clone());
+    let report = run_match(&cfg, no_stop(), |_, _| {}).unwrap();
+    assert_eq!(report.games, 2);
+    let (quick, slow) = (&report.time_use["Quick"], &report.time_use["Slow"]);
+    let pgn_text = std::fs::read_to_string(&out).unwrap();
+    let timed = pgn::read_games(pgn_text.as_bytes())
+        .unwrap()
+        .iter()
+        .flat_map(|g| g.comments.iter())
+        .filter(|c| c.split(',').next().is_some_and(|c| c.trim_end().ends_with('s')))
+        .count() as u64;
+    assert_eq!(quick.moves + slow.moves, timed, "every engine move once, no book move");
+    assert!(slow.mean_seconds().unwrap() >= 0.03, "{}", slow.describe());
+    assert!(quick.mean_seconds().unwrap() < slow.mean_seconds().unwrap());
+    let low = slow.lowest_clock.unwrap();
+    assert!(low > 0.0 && low < 5.0 - 0.03, "{}", slow.describe());
+    assert!(["1.1", "1.2"].contains(&slow.lowest_clock_round.as_deref().unwrap()));
+    assert!(report.final_report().contains("Time use of Slow: "), "{}", report.final_report());
+}

@@ -79,6 +79,26 @@ fn distributed_after(
     (report, String::from_utf8(pgn).unwrap(), played)
 }
 
+/// `report` with the seconds each engine spent set to zero: a run's wall times are its own,
+/// while its moves, depths and everything else must match another run's.
+fn without_times(report: &MatchReport) -> MatchReport {
+    let mut report = report.clone();
+    for t in report.time_use.values_mut() {
+        t.seconds = 0.0;
+    }
+    report
+}
+
+/// The number of moves with a search comment (`score/depth time`, not `book`) in a PGN text.
+fn pgn_moves(pgn: &str) -> u64 {
+    // A game's last comment may go on with how it ended: `+0.12/9 0.004s, draw by ...`.
+    let timed = |c: &str| {
+        let c = c.split(',').next().unwrap_or("").trim_end();
+        c.strip_suffix('s').is_some_and(|c| c.ends_with(|d: char| d.is_ascii_digit()))
+    };
+    pgn.split('{').skip(1).filter(|c| c.split('}').next().is_some_and(timed)).count() as u64
+}
+
 /// The Round tags of a PGN text, in order.
 fn rounds(pgn: &str) -> Vec<String> {
     pgn.lines().filter_map(|l| l.strip_prefix("[Round \"")).map(|r| r.trim_end_matches("\"]").to_string()).collect()
@@ -106,6 +126,8 @@ fn a_match_at_fixed_nodes_gives_the_single_process_report_and_pgn() {
 
     let (report, pgn, played) = distributed(&config, 3);
     let report = report.unwrap();
+    let (report, single) = (without_times(&report), without_times(&single));
+    assert_eq!(report.time_use["A"].moves + report.time_use["B"].moves, pgn_moves(&single_pgn));
     assert_eq!(report.final_report(), single.final_report());
     assert_eq!(serde_json::to_value(&report).unwrap(), serde_json::to_value(&single).unwrap());
     assert_eq!(rounds(&pgn), ["1.1", "1.2", "2.1", "2.2", "3.1", "3.2"], "game order");
@@ -147,6 +169,7 @@ fn a_resumed_match_plays_and_counts_what_bastion_match_resume_does() {
     assert!(played.iter().sum::<usize>() <= 2, "{played:?}");
     let cluster_pgn = std::fs::read_to_string(&cluster_file).unwrap() + &new_games;
     assert_eq!(pgn_without_times(&cluster_pgn), pgn_without_times(&single_pgn));
+    let (report, single) = (without_times(&report), without_times(&single));
     assert_eq!(serde_json::to_value(&report).unwrap(), serde_json::to_value(&single).unwrap());
     assert_eq!((report.games, report.resumed_games), (6, 4));
     let _ = std::fs::remove_dir_all(&dir);
