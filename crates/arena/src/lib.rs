@@ -12,6 +12,7 @@
 //!   with time control, forfeits and adjudication;
 //! * [`tournament`]: a two-engine match (game pairs with colours reversed,
 //!   concurrency, live statistics, SPRT, PGN output, book learning);
+//! * [`spsa`]: tuning an engine's numeric options by SPSA in game pairs against itself;
 //! * [`suite`]: EPD test suites (bm/am/dm) with time-to-solution;
 //! * [`time_use`]: how each engine spends its clock over a match.
 
@@ -23,6 +24,7 @@ pub mod openings;
 pub mod pgn;
 pub mod rating;
 pub mod referee;
+pub mod spsa;
 pub mod stats;
 pub mod suite;
 pub mod time_use;

@@ -18,6 +18,8 @@ struct Cli {
 enum Command {
     /// Play a match between two UCI engines: Elo with error bars, SPRT, PGN, adjudication.
     Match(cmd::match_cmd::MatchArgs),
+    /// Tune an engine's numeric UCI options by SPSA in game pairs against itself.
+    Spsa(cmd::spsa::SpsaArgs),
     /// Ratings of every player in PGN files (maximum likelihood, error bars, anchors).
     Rate(cmd::rate::RateArgs),
     /// Run an EPD test suite (bm/am/dm) on a UCI engine: solved count, times, table.
@@ -73,6 +75,7 @@ fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Some(Command::Match(args)) => cmd::match_cmd::run(args),
+        Some(Command::Spsa(args)) => cmd::spsa::run(args),
         Some(Command::Rate(args)) => cmd::rate::run(args),
         Some(Command::Epd(args)) => cmd::epd::run(args),
         Some(Command::Book(args)) => cmd::book::run(args),

@@ -362,3 +362,20 @@ fn removed_options_are_unknown() {
         assert!(out.iter().any(|l| l.contains(name) && l.contains("unknown option")), "{out:#?}");
     }
 }
+
+/// The SPSA parameter file in `docs/engine.md` names every margin with its built-in value
+/// and the range the option accepts, so a run started from it starts from the engine as built.
+#[cfg(feature = "tune")]
+#[test]
+fn the_documented_spsa_file_matches_the_margin_options() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/engine.md")).unwrap();
+    let specs = bastion_engine::Margins::specs();
+    for s in specs {
+        let mut defaults = bastion_engine::Margins::default();
+        let value = *(s.field)(&mut defaults);
+        let line = format!("{}, int, {value}, {}, {}, ", s.name, s.min, s.max);
+        assert!(doc.lines().any(|l| l.starts_with(&line)), "docs/engine.md lacks `{line}…`");
+    }
+    let lines = doc.lines().filter(|l| l.contains(", int, ") && !l.starts_with('`')).count();
+    assert_eq!(lines, specs.len(), "one line per margin");
+}

@@ -44,8 +44,8 @@ fn handshake_collects_id_and_options() {
     let engine = fake("");
     assert_eq!(engine.name(), Some("Fake Engine 1.0"));
     assert_eq!(engine.id().author.as_deref(), Some("Bastion Tests"));
-    // Seven valid options; the malformed one is skipped.
-    assert_eq!(engine.options().len(), 7);
+    // Eight valid options; the malformed one is skipped.
+    assert_eq!(engine.options().len(), 8);
     let hash = engine.option("hash").expect("case-insensitive lookup");
     assert_eq!(hash.kind, OptionKind::Spin);
     assert_eq!((hash.min, hash.max), (Some(1), Some(33_554_432)));

@@ -26,18 +26,8 @@ pub struct MatchArgs {
     /// `id name`; a second engine of the same name gets " (2)".
     #[arg(long = "engine", num_args = 1.., value_name = "KEY=VALUE", required = true, action = clap::ArgAction::Append)]
     engines: Vec<String>,
-    /// Clock time control in seconds: `10+0.1`, `40/60+0.5`.
-    #[arg(long, group = "limit")]
-    tc: Option<String>,
-    /// Fixed nodes per move.
-    #[arg(long, group = "limit")]
-    nodes: Option<u64>,
-    /// Fixed time per move, in milliseconds.
-    #[arg(long, group = "limit")]
-    movetime: Option<u64>,
-    /// Fixed depth per move.
-    #[arg(long, group = "limit")]
-    depth: Option<u32>,
+    #[command(flatten)]
+    limit: LimitArgs,
     /// Number of games (rounded up to even with --repeat).
     #[arg(long, default_value_t = 2)]
     games: usize,
@@ -190,6 +180,38 @@ fn group_engines(flat: &[String], argv: &[String]) -> Vec<Vec<String>> {
     groups
 }
 
+/// The limit of each move: one of `--tc`, `--nodes`, `--movetime` and `--depth` (shared by the
+/// commands that play games).
+#[derive(Args, Debug)]
+pub struct LimitArgs {
+    /// Clock time control in seconds: `10+0.1`, `40/60+0.5`.
+    #[arg(long, group = "limit")]
+    tc: Option<String>,
+    /// Fixed nodes per move.
+    #[arg(long, group = "limit")]
+    nodes: Option<u64>,
+    /// Fixed time per move, in milliseconds.
+    #[arg(long, group = "limit")]
+    movetime: Option<u64>,
+    /// Fixed depth per move.
+    #[arg(long, group = "limit")]
+    depth: Option<u32>,
+}
+
+impl LimitArgs {
+    /// The limit given, `None` when none is.
+    pub fn time_control(&self) -> Result<Option<TimeControl>> {
+        Ok(Some(match (&self.tc, self.nodes, self.movetime, self.depth) {
+            (Some(tc), ..) => TimeControl::parse_clock(tc).map_err(anyhow::Error::msg)?,
+            (_, Some(n), ..) if n > 0 => TimeControl::Nodes(n),
+            (_, _, Some(ms), _) if ms > 0 => TimeControl::MoveTime(Duration::from_millis(ms)),
+            (_, _, _, Some(d)) if d > 0 => TimeControl::Depth(d),
+            (None, None, None, None) => return Ok(None),
+            _ => bail!("the limit must be positive"),
+        }))
+    }
+}
+
 /// The match the arguments describe: engines named (by their `id name` when `name=` is not
 /// given), limit, openings, adjudication, SPRT, PGN file and book learning. `bastion cluster
 /// match` builds its match with this too, on every rank.
@@ -207,17 +229,11 @@ pub fn match_config(args: &MatchArgs) -> Result<MatchConfig> {
         }
     }
     b.name = distinct_name(&a.name, &b.name);
-    let time_control = match (&args.tc, args.nodes, args.movetime, args.depth) {
-        (Some(tc), ..) => TimeControl::parse_clock(tc).map_err(anyhow::Error::msg)?,
-        (_, Some(n), ..) if n > 0 => TimeControl::Nodes(n),
-        (_, _, Some(ms), _) if ms > 0 => TimeControl::MoveTime(Duration::from_millis(ms)),
-        (_, _, _, Some(d)) if d > 0 => TimeControl::Depth(d),
+    let time_control = match args.limit.time_control()? {
+        Some(tc) => tc,
         // Both engines on their own clocks (`tc=` at time odds): no match-wide limit needed.
-        (None, None, None, None) if a.tc.is_some() && b.tc.is_some() => a.tc.unwrap_or(TimeControl::Depth(1)),
-        (None, None, None, None) => {
-            bail!("give a limit: --tc, --nodes, --movetime or --depth (or tc= for each engine)")
-        }
-        _ => bail!("the limit must be positive"),
+        None if a.tc.is_some() && b.tc.is_some() => a.tc.unwrap_or(TimeControl::Depth(1)),
+        None => bail!("give a limit: --tc, --nodes, --movetime or --depth (or tc= for each engine)"),
     };
     if args.concurrency == 0 {
         bail!("--concurrency must be at least 1");

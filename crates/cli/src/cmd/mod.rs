@@ -13,6 +13,7 @@ pub mod progressive;
 pub mod rate;
 pub mod serve;
 pub mod solve;
+pub mod spsa;
 pub mod tb;
 pub mod tune;
 pub mod uci;

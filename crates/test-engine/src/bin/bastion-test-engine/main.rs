@@ -16,6 +16,8 @@
 //!   else random" (clearly stronger than `random`). It reports the material
 //!   balance as its score unless `--score CP` fixes one; `--think-ms N` first
 //!   reports a different move in its PV, then after N ms the move it plays.
+//!   `random` plays the greedy move instead in `Greed` per cent of its moves (a UCI spin
+//!   option, 0 by default), so that a tuner has an option worth raising.
 //! * `--scenario FILE`: scores every legal move by a formula read from FILE
 //!   (see `scenario.rs`) and answers `go depth D` with one `info` per depth and
 //!   MultiPV slot, after a bogus fail-low bound line the client must ignore.
@@ -141,6 +143,7 @@ impl Fake {
         say("option name Threads type spin default 1 min 1 max 1024");
         say("option name MultiPV type spin default 1 min 1 max 500");
         say("option name Ponder type check default false");
+        say("option name Greed type spin default 0 min 0 max 100");
         say("option name Style type combo default Normal var Very Solid var Normal var Risky");
         say("option name Clear Hash type button");
         say("option name SyzygyPath type string default <empty>");

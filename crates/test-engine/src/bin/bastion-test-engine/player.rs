@@ -38,9 +38,17 @@ fn choose(fake: &mut Fake, pos: &Position) -> Option<Move> {
     if moves.is_empty() {
         return None;
     }
+    // `Greed` per cent of a random player's moves are greedy ones.
+    let greed = fake.option("Greed").and_then(|v| v.trim().parse::<usize>().ok()).unwrap_or(0);
+    // (The die is cast only with some greed, so seeded games without it stay as they were.)
+    let greedy_now = match fake.config.play {
+        Play::Greedy => true,
+        Play::Random => greed > 0 && fake.rng.below(100) < greed,
+        _ => false,
+    };
     match fake.config.play {
         Play::First => Some(moves[0]),
-        Play::Greedy => {
+        _ if greedy_now => {
             if let Some(&m) = moves.iter().find(|&&m| pos.play(m).is_checkmate()) {
                 return Some(m);
             }
