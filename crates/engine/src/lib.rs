@@ -16,7 +16,7 @@ pub mod tt;
 
 pub use book::{BookLoader, BookProber};
 pub use mate_prover::{MateBudget, MateProver};
-pub use options::{EngineOptions, Margins, SearchParams, SyzygyOptions};
+pub use options::{EngineOptions, Margins, SearchParams, SyzygyOptions, TimeConstants};
 pub use score::Score;
 pub use search::{Engine, Limits, PvLine, ScoreBound, SearchControl, SearchInfo, SearchResult};
 pub use tb::{TablebaseProbe, Wdl};

@@ -1,7 +1,7 @@
 //! Engine configuration: user options, the switches of the search techniques that the
-//! ablation study turns on and off (ordinary UCI options), and the pruning margins
-//! (compile-time constants; runtime-tunable hidden UCI options only in builds with the
-//! cargo feature `tune`).
+//! ablation study turns on and off (ordinary UCI options), and the pruning margins and
+//! time-management constants (compile-time constants; runtime-tunable hidden UCI options
+//! only in builds with the cargo feature `tune`).
 
 /// Accessor of one boolean switch in [`SearchParams`].
 pub type SwitchField = fn(&mut SearchParams) -> &mut bool;
@@ -69,28 +69,95 @@ impl Default for Margins {
     }
 }
 
-#[cfg(feature = "tune")]
-pub use tuning::{MarginField, MarginSpec};
+/// The constants of time allocation (`search/time.rs`) and of the decision, between
+/// iterations, to start another one; percentages unless named otherwise.
+///
+/// Compiled in as [`TimeConstants::DEFAULT`] like [`Margins`], and hidden UCI options
+/// (`TmHorizon`, `TmSoftCap`, …) in builds with the `tune` feature, so that time
+/// management can be tuned by SPSA at the time controls it serves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeConstants {
+    /// Moves the remaining clock is spread over without `movestogo` (fewer spends more
+    /// per move early).
+    pub horizon: i32,
+    /// The target time of a move is at most this share of the clock left.
+    pub soft_cap: i32,
+    /// The hard limit is this share of the target …
+    pub hard_ratio: i32,
+    /// … and at most this share of the clock left.
+    pub hard_cap: i32,
+    /// No new iteration starts once this share of the target (times the factors below)
+    /// has passed.
+    pub stop_share: i32,
+    /// Added to the instability factor when the best move changes …
+    pub instability: i32,
+    /// … which keeps this share of itself from one iteration to the next.
+    pub instability_decay: i32,
+    /// A score falling by this many centipawns since the last iteration adds 100 % …
+    pub falling_div: i32,
+    /// … and a falling score adds at most this much.
+    pub falling_max: i32,
+    /// From depth 8 the factor is `base + slope · (1 − share of nodes spent on the best
+    /// move)`, kept within 0.6 … 1.7: this is the base …
+    pub effort_base: i32,
+    /// … and this the slope.
+    pub effort_slope: i32,
+}
 
-/// The hidden UCI options of the margins, in builds with the `tune` feature.
+impl TimeConstants {
+    /// The hand-set values the engine is built with.
+    pub const DEFAULT: TimeConstants = TimeConstants {
+        horizon: 20,
+        soft_cap: 45,
+        hard_ratio: 450,
+        hard_cap: 70,
+        stop_share: 70,
+        instability: 100,
+        instability_decay: 60,
+        falling_div: 120,
+        falling_max: 80,
+        effort_base: 50,
+        effort_slope: 160,
+    };
+
+    /// A percentage as a fraction (`pct(45)` is the same `f64` as `0.45`).
+    pub fn pct(x: i32) -> f64 {
+        f64::from(x) / 100.0
+    }
+}
+
+impl Default for TimeConstants {
+    fn default() -> Self {
+        TimeConstants::DEFAULT
+    }
+}
+
+#[cfg(feature = "tune")]
+pub use tuning::{MarginSpec, TimeSpec, TunableSpec};
+
+/// The hidden UCI options of the margins and time constants, in builds with the `tune`
+/// feature.
 #[cfg(feature = "tune")]
 mod tuning {
-    use super::Margins;
+    use super::{Margins, TimeConstants};
 
-    /// Accessor of one integer constant in [`Margins`].
-    pub type MarginField = fn(&mut Margins) -> &mut i32;
-
-    /// One tunable constant: hidden UCI option name, accessor and allowed range.
-    pub struct MarginSpec {
+    /// One tunable integer constant of a struct `T`: hidden UCI option name, accessor and
+    /// allowed range.
+    pub struct TunableSpec<T: 'static> {
         /// The hidden UCI option's name.
         pub name: &'static str,
         /// Getter/setter of the field.
-        pub field: MarginField,
+        pub field: fn(&mut T) -> &mut i32,
         /// Smallest value accepted.
         pub min: i32,
         /// Largest value accepted.
         pub max: i32,
     }
+
+    /// One tunable constant of [`Margins`].
+    pub type MarginSpec = TunableSpec<Margins>;
+    /// One tunable constant of [`TimeConstants`].
+    pub type TimeSpec = TunableSpec<TimeConstants>;
 
     impl Margins {
         /// The tunable constants with their hidden UCI option names and ranges.
@@ -99,8 +166,15 @@ mod tuning {
         }
     }
 
-    const fn spec(name: &'static str, field: MarginField, min: i32, max: i32) -> MarginSpec {
-        MarginSpec { name, field, min, max }
+    impl TimeConstants {
+        /// The tunable constants with their hidden UCI option names and ranges.
+        pub fn specs() -> &'static [TimeSpec] {
+            &TIME_SPECS
+        }
+    }
+
+    const fn spec<T>(name: &'static str, field: fn(&mut T) -> &mut i32, min: i32, max: i32) -> TunableSpec<T> {
+        TunableSpec { name, field, min, max }
     }
 
     static MARGIN_SPECS: [MarginSpec; 13] = [
@@ -117,6 +191,22 @@ mod tuning {
         spec("SingularDouble", |m| &mut m.singular_double, 0, 500),
         spec("LmrHistDiv", |m| &mut m.lmr_hist_div, 500, 50000),
         spec("AspDelta", |m| &mut m.asp_delta, 1, 2000),
+    ];
+
+    // The ranges keep every allocation inside the clock: the caps stay below 100 %, and
+    // the time manager clamps the hard limit to its cap whatever the ratio.
+    static TIME_SPECS: [TimeSpec; 11] = [
+        spec("TmHorizon", |t| &mut t.horizon, 2, 100),
+        spec("TmSoftCap", |t| &mut t.soft_cap, 5, 90),
+        spec("TmHardRatio", |t| &mut t.hard_ratio, 100, 2000),
+        spec("TmHardCap", |t| &mut t.hard_cap, 10, 95),
+        spec("TmStopShare", |t| &mut t.stop_share, 10, 300),
+        spec("TmInstability", |t| &mut t.instability, 0, 500),
+        spec("TmInstabilityDecay", |t| &mut t.instability_decay, 0, 95),
+        spec("TmFallingDiv", |t| &mut t.falling_div, 10, 2000),
+        spec("TmFallingMax", |t| &mut t.falling_max, 0, 500),
+        spec("TmEffortBase", |t| &mut t.effort_base, 0, 200),
+        spec("TmEffortSlope", |t| &mut t.effort_slope, 0, 500),
     ];
 }
 
@@ -199,6 +289,9 @@ pub struct SearchParams {
     /// The pruning and extension constants (runtime values only with the `tune` feature).
     #[cfg(feature = "tune")]
     pub margins: Margins,
+    /// The time-management constants (runtime values only with the `tune` feature).
+    #[cfg(feature = "tune")]
+    pub time: TimeConstants,
 }
 
 impl Default for SearchParams {
@@ -232,6 +325,8 @@ impl Default for SearchParams {
             contempt: 0,
             #[cfg(feature = "tune")]
             margins: Margins::DEFAULT,
+            #[cfg(feature = "tune")]
+            time: TimeConstants::DEFAULT,
         }
     }
 }
@@ -277,6 +372,20 @@ impl SearchParams {
         #[cfg(not(feature = "tune"))]
         {
             &Margins::DEFAULT
+        }
+    }
+
+    /// The time-management constants in force: [`TimeConstants::DEFAULT`], or in a build
+    /// with the `tune` feature the values set through the hidden UCI options.
+    #[inline(always)]
+    pub fn time(&self) -> &TimeConstants {
+        #[cfg(feature = "tune")]
+        {
+            &self.time
+        }
+        #[cfg(not(feature = "tune"))]
+        {
+            &TimeConstants::DEFAULT
         }
     }
 }

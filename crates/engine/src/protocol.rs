@@ -623,7 +623,7 @@ impl<W: Write + Send + 'static> UciSession<W> {
                 if let Some((_, field)) = SearchParams::switches().iter().find(|(n, _)| n.eq_ignore_ascii_case(&name)) {
                     check(&value).map(|b| *field(&mut opts.params) = b)
                 } else {
-                    set_margin(&mut opts, &name, &value, spin)
+                    set_tunable(&mut opts, &name, &value, spin)
                 }
             }
         };
@@ -696,24 +696,32 @@ impl<W: Write + Send + 'static> UciSession<W> {
     }
 }
 
-/// A hidden option of a pruning margin, in builds with the `tune` feature (else: unknown).
+/// A hidden option of a pruning margin or time-management constant, in builds with the
+/// `tune` feature (else: unknown).
 #[cfg(feature = "tune")]
-fn set_margin(
+fn set_tunable(
     opts: &mut EngineOptions,
     name: &str,
     value: &str,
     spin: impl Fn(&str, i64, i64) -> Result<i64, String>,
 ) -> Result<(), String> {
-    let spec = crate::options::Margins::specs()
-        .iter()
-        .find(|s| s.name.eq_ignore_ascii_case(name))
-        .ok_or_else(|| "unknown option".to_string())?;
-    spin(value, spec.min.into(), spec.max.into()).map(|x| *(spec.field)(&mut opts.params.margins) = x as i32)
+    use crate::options::{Margins, TimeConstants, TunableSpec};
+    fn find<T>(specs: &'static [TunableSpec<T>], name: &str) -> Option<&'static TunableSpec<T>> {
+        specs.iter().find(|s| s.name.eq_ignore_ascii_case(name))
+    }
+    if let Some(spec) = find(Margins::specs(), name) {
+        spin(value, spec.min.into(), spec.max.into()).map(|x| *(spec.field)(&mut opts.params.margins) = x as i32)
+    } else if let Some(spec) = find(TimeConstants::specs(), name) {
+        spin(value, spec.min.into(), spec.max.into()).map(|x| *(spec.field)(&mut opts.params.time) = x as i32)
+    } else {
+        Err("unknown option".to_string())
+    }
 }
 
-/// A hidden option of a pruning margin, in builds with the `tune` feature (else: unknown).
+/// A hidden option of a pruning margin or time-management constant, in builds with the
+/// `tune` feature (else: unknown).
 #[cfg(not(feature = "tune"))]
-fn set_margin(
+fn set_tunable(
     _opts: &mut EngineOptions,
     _name: &str,
     _value: &str,

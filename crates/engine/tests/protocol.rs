@@ -350,8 +350,10 @@ fn margin_options_change_the_tree_and_reject_bad_values() {
 #[cfg(not(feature = "tune"))]
 #[test]
 fn margins_are_not_options_without_the_tune_feature() {
-    let out = run_session("setoption name RfpMul value 100\nisready\n");
-    assert!(out.iter().any(|l| l.contains("RfpMul") && l.contains("unknown option")), "{out:#?}");
+    for name in ["RfpMul", "TmHorizon"] {
+        let out = run_session(&format!("setoption name {name} value 100\nisready\n"));
+        assert!(out.iter().any(|l| l.contains(name) && l.contains("unknown option")), "{out:#?}");
+    }
 }
 
 /// Removed options are reported like any unknown one.
@@ -363,19 +365,48 @@ fn removed_options_are_unknown() {
     }
 }
 
-/// The SPSA parameter file in `docs/engine.md` names every margin with its built-in value
-/// and the range the option accepts, so a run started from it starts from the engine as built.
+/// The SPSA parameter files in `docs/engine.md` name every margin and time constant with
+/// its built-in value and the range the option accepts, so a run started from them starts
+/// from the engine as built.
 #[cfg(feature = "tune")]
 #[test]
-fn the_documented_spsa_file_matches_the_margin_options() {
+fn the_documented_spsa_files_match_the_tunable_options() {
+    use bastion_engine::{Margins, TimeConstants};
     let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/engine.md")).unwrap();
-    let specs = bastion_engine::Margins::specs();
-    for s in specs {
-        let mut defaults = bastion_engine::Margins::default();
-        let value = *(s.field)(&mut defaults);
-        let line = format!("{}, int, {value}, {}, {}, ", s.name, s.min, s.max);
-        assert!(doc.lines().any(|l| l.starts_with(&line)), "docs/engine.md lacks `{line}…`");
+    let mut lines = Vec::new();
+    for s in Margins::specs() {
+        lines.push(format!("{}, int, {}, {}, {}, ", s.name, (s.field)(&mut Margins::default()), s.min, s.max));
     }
-    let lines = doc.lines().filter(|l| l.contains(", int, ") && !l.starts_with('`')).count();
-    assert_eq!(lines, specs.len(), "one line per margin");
+    for s in TimeConstants::specs() {
+        lines.push(format!("{}, int, {}, {}, {}, ", s.name, (s.field)(&mut TimeConstants::default()), s.min, s.max));
+    }
+    for line in &lines {
+        assert!(doc.lines().any(|l| l.starts_with(line.as_str())), "docs/engine.md lacks `{line}…`");
+    }
+    let documented = doc.lines().filter(|l| l.contains(", int, ") && !l.starts_with('`')).count();
+    assert_eq!(documented, lines.len(), "one line per tunable constant");
+}
+
+/// The time-management constants are hidden options of the `tune` build: accepted at their
+/// defaults and at the ends of their ranges (where a timed search still answers), refused
+/// outside them.
+#[cfg(feature = "tune")]
+#[test]
+fn time_constant_options_are_accepted_within_their_ranges() {
+    use bastion_engine::TimeConstants;
+    for bound in [0, 1, 2] {
+        let set: String = TimeConstants::specs()
+            .iter()
+            .map(|s| {
+                let v = [(s.field)(&mut TimeConstants::default()).to_owned(), s.min, s.max][bound];
+                format!("setoption name {} value {v}\n", s.name)
+            })
+            .collect();
+        let out = run_session(&format!("{set}position startpos\ngo wtime 400 btime 400 winc 10 binc 10\nisready\n"));
+        assert!(!out.iter().any(|l| l.starts_with("info string")), "{out:#?}");
+        assert!(out.iter().any(|l| l.starts_with("bestmove ") && l != "bestmove 0000"), "{out:#?}");
+    }
+    let out = run_session("setoption name TmHorizon value 1\nsetoption name TmSoftCap value x\nisready\n");
+    assert!(out.iter().any(|l| l.contains("TmHorizon") && l.contains("outside")), "{out:#?}");
+    assert!(out.iter().any(|l| l.contains("TmSoftCap") && l.contains("not a number")), "{out:#?}");
 }

@@ -411,7 +411,13 @@ impl Engine {
         self.tt.new_search();
         let tb = self.tb.as_deref();
         let mut tb_rule = ProbeRule::new(tb, &self.opts.syzygy);
-        let time = time::TimeManager::new(start, limits, pos.side_to_move(), self.opts.move_overhead_ms, time::HORIZON);
+        let time = time::TimeManager::new(
+            start,
+            limits,
+            pos.side_to_move(),
+            self.opts.move_overhead_ms,
+            self.opts.params.time(),
+        );
         // Under a clock, DTZ at the root may take at most half the move's hard limit.
         let tb_deadline = time.hard.filter(|_| limits.has_clock() && !time.fixed).map(|h| start + h / 2);
         let tb_root = tb.and_then(|t| rank_root(t, pos, history, &tb_rule, tb_deadline));

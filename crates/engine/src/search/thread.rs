@@ -6,7 +6,7 @@ use super::ordering::{ContIndex, Histories};
 use super::{PvLine, ScoreBound, SearchInfo, SearchResult, Shared};
 use crate::eval::PawnCache;
 use crate::nnue::AccumulatorStack;
-use crate::options::SearchParams;
+use crate::options::{SearchParams, TimeConstants};
 use crate::score::*;
 use bastion_core::variant::PlayedMove;
 use bastion_core::{Move, Position};
@@ -436,11 +436,14 @@ impl Worker {
             result.depth = depth;
             result.seldepth = result.seldepth.max(self.seldepth as i32);
             result.lines = lines;
+            let tc = self.params.time();
+            let pct = TimeConstants::pct;
             if best.mv != prev_best && depth > 1 {
-                instability += 1.0;
+                instability += pct(tc.instability);
             }
-            instability *= 0.6;
-            let falling = ((prev_value - best.score) as f64 / 120.0).clamp(0.0, 0.8);
+            instability *= pct(tc.instability_decay);
+            let falling =
+                ((prev_value - best.score) as f64 / f64::from(tc.falling_div.max(1))).clamp(0.0, pct(tc.falling_max));
             prev_best = best.mv;
             prev_value = best.score;
             if let Some(plan) = sh.fortress {
@@ -467,7 +470,11 @@ impl Worker {
                 // A best move that takes most of the effort has no serious rival: stop sooner;
                 // one that takes little is contested: think longer.
                 let effort = best.nodes as f64 / self.nodes.max(1) as f64;
-                let contested = if depth >= 8 { (0.5 + 1.6 * (1.0 - effort)).clamp(0.6, 1.7) } else { 1.0 };
+                let contested = if depth >= 8 {
+                    (pct(tc.effort_base) + pct(tc.effort_slope) * (1.0 - effort)).clamp(0.6, 1.7)
+                } else {
+                    1.0
+                };
                 let factor = (1.0 + instability)
                     * (1.0 + falling)
                     * contested
@@ -477,7 +484,7 @@ impl Worker {
                     Some(plan) => factor * plan.main_share(),
                     None => factor,
                 };
-                if sh.time.soft_expired(0.7 * factor) {
+                if sh.time.soft_expired(pct(tc.stop_share) * factor) {
                     break;
                 }
                 // A forced mate found with a few plies to spare: no need to go on in timed games.

@@ -2,6 +2,7 @@
 //! by best-move instability and falling scores) and a hard limit (abort).
 
 use super::Limits;
+use crate::options::TimeConstants;
 use bastion_core::Color;
 use std::time::{Duration, Instant};
 
@@ -9,9 +10,6 @@ use std::time::{Duration, Instant};
 const RESERVE_PER_OVERHEAD: u64 = 4;
 /// Upper bound on that reserve in milliseconds (Move Overhead goes up to 5 s).
 const MAX_RESERVE_MS: u64 = 1000;
-/// Moves the remaining clock is spread over when the time control gives no `movestogo`
-/// (smaller spends more per move early).
-pub const HORIZON: u64 = 20;
 
 /// Time limits of one search.
 #[derive(Clone, Debug)]
@@ -27,9 +25,9 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    /// Allocates time for a search by `side` under `limits`, spreading the clock over
-    /// `horizon` moves when `limits` gives no `movestogo`.
-    pub fn new(start: Instant, limits: &Limits, side: Color, overhead_ms: u64, horizon: u64) -> TimeManager {
+    /// Allocates time for a search by `side` under `limits` with the constants `tc`
+    /// (which spread the clock over `tc.horizon` moves when `limits` gives no `movestogo`).
+    pub fn new(start: Instant, limits: &Limits, side: Color, overhead_ms: u64, tc: &TimeConstants) -> TimeManager {
         if limits.infinite {
             return TimeManager { start, soft: None, hard: None, fixed: false };
         }
@@ -61,9 +59,12 @@ impl TimeManager {
             // what would otherwise be left on the clock at the end (measured in self-play).
             // The whole increment counts: with three quarters of it, games ended with
             // about a second unused.
-            let horizon = if mtg > 0 { mtg.min(40) as f64 } else { horizon.max(2) as f64 };
+            let horizon = if mtg > 0 { mtg.min(40) as f64 } else { f64::from(tc.horizon.max(2)) };
             let base = avail / horizon + inc as f64;
-            (base.min(avail * 0.45), (base * 4.5).min(avail * 0.7))
+            let pct = TimeConstants::pct;
+            let soft = base.min(avail * pct(tc.soft_cap.clamp(1, 95)));
+            let hard = (base * pct(tc.hard_ratio.max(100))).min(avail * pct(tc.hard_cap.clamp(1, 95)));
+            (soft.min(hard), hard)
         };
         TimeManager {
             start,
@@ -108,20 +109,20 @@ mod tests {
             [(1u64, 0u64, None), (50, 0, None), (1000, 0, Some(1)), (60_000, 1000, None), (300_000, 0, Some(40))]
         {
             let l = Limits { wtime_ms: Some(time), winc_ms: Some(inc), movestogo: mtg, ..Limits::default() };
-            let tm = TimeManager::new(start, &l, Color::White, 10, 20);
+            let tm = TimeManager::new(start, &l, Color::White, 10, &TimeConstants::DEFAULT);
             let hard = tm.hard.unwrap().as_millis() as u64;
             assert!(hard <= time.saturating_sub(10).max(1), "hard {hard} for time {time}");
             assert!(tm.soft.unwrap() <= tm.hard.unwrap());
         }
         let l = Limits { movetime_ms: Some(100), ..Limits::default() };
-        let tm = TimeManager::new(start, &l, Color::Black, 10, 20);
+        let tm = TimeManager::new(start, &l, Color::Black, 10, &TimeConstants::DEFAULT);
         assert_eq!(tm.hard, Some(Duration::from_millis(90)));
         assert!(TimeManager::new(
             start,
             &Limits { infinite: true, wtime_ms: Some(5), ..Limits::default() },
             Color::White,
             0,
-            20
+            &TimeConstants::DEFAULT
         )
         .hard
         .is_none());
@@ -132,33 +133,60 @@ mod tests {
         let start = Instant::now();
         for time in [50u64, 100, 150, 200, 300, 500, 1000] {
             let l = Limits { wtime_ms: Some(time), winc_ms: Some(20), ..Limits::default() };
-            let tm = TimeManager::new(start, &l, Color::White, 30, 20);
+            let tm = TimeManager::new(start, &l, Color::White, 30, &TimeConstants::DEFAULT);
             let hard = tm.hard.unwrap().as_micros() as f64 / 1000.0;
             let left = time as f64 - hard;
             assert!(left >= (30 + 4 * 30).min(time) as f64 - 1.0, "time {time}: hard {hard} leaves {left}");
         }
         // With no overhead the user asked for none: the whole clock is available.
         let l = Limits { wtime_ms: Some(1000), ..Limits::default() };
-        let tm = TimeManager::new(start, &l, Color::White, 0, 20);
+        let tm = TimeManager::new(start, &l, Color::White, 0, &TimeConstants::DEFAULT);
         assert_eq!(tm.soft, Some(Duration::from_millis(50)));
         // A large overhead caps the reserve at a second.
         let l = Limits { wtime_ms: Some(60_000), ..Limits::default() };
-        let tm = TimeManager::new(start, &l, Color::White, 2000, 20);
+        let tm = TimeManager::new(start, &l, Color::White, 2000, &TimeConstants::DEFAULT);
         assert_eq!(tm.soft, Some(Duration::from_millis(57_000 / 20)));
     }
 
     #[test]
     fn a_shorter_horizon_spends_more_now_and_movestogo_overrides_it() {
         let start = Instant::now();
+        let short_horizon = TimeConstants { horizon: 12, ..TimeConstants::DEFAULT };
         let l = Limits { btime_ms: Some(10_000), binc_ms: Some(100), ..Limits::default() };
-        let long = TimeManager::new(start, &l, Color::Black, 30, 20);
-        let short = TimeManager::new(start, &l, Color::Black, 30, 12);
+        let long = TimeManager::new(start, &l, Color::Black, 30, &TimeConstants::DEFAULT);
+        let short = TimeManager::new(start, &l, Color::Black, 30, &short_horizon);
         assert!(short.soft > long.soft && short.hard > long.hard);
         let l = Limits { movestogo: Some(10), ..l };
         assert_eq!(
-            TimeManager::new(start, &l, Color::Black, 30, 20).soft,
-            TimeManager::new(start, &l, Color::Black, 30, 12).soft
+            TimeManager::new(start, &l, Color::Black, 30, &TimeConstants::DEFAULT).soft,
+            TimeManager::new(start, &l, Color::Black, 30, &short_horizon).soft
         );
+    }
+
+    #[test]
+    fn every_setting_of_the_constants_keeps_the_limits_inside_the_clock() {
+        let start = Instant::now();
+        let extreme = [
+            TimeConstants { horizon: 2, soft_cap: 90, hard_ratio: 2000, hard_cap: 95, ..TimeConstants::DEFAULT },
+            TimeConstants { horizon: 100, soft_cap: 5, hard_ratio: 100, hard_cap: 10, ..TimeConstants::DEFAULT },
+            // Out of the options' ranges (a caller of the library may pass anything).
+            TimeConstants { horizon: -5, soft_cap: 200, hard_ratio: 0, hard_cap: 300, ..TimeConstants::DEFAULT },
+        ];
+        for tc in &extreme {
+            for (time, inc) in [(1u64, 0u64), (200, 10), (10_000, 100), (600_000, 0)] {
+                let l = Limits { wtime_ms: Some(time), winc_ms: Some(inc), ..Limits::default() };
+                let tm = TimeManager::new(start, &l, Color::White, 10, tc);
+                let (soft, hard) = (tm.soft.unwrap(), tm.hard.unwrap());
+                assert!(soft <= hard, "{tc:?} at {time}: soft {soft:?} over hard {hard:?}");
+                assert!(hard.as_millis() as u64 <= time.saturating_sub(10).max(1), "{tc:?} at {time}: hard {hard:?}");
+            }
+        }
+        // The caps bind: at most 90 % and 95 % of what is left after overhead and reserve.
+        let l = Limits { wtime_ms: Some(10_000), winc_ms: Some(5_000), ..Limits::default() };
+        let tm = TimeManager::new(start, &l, Color::White, 10, &extreme[0]);
+        let avail = 10_000.0 - 10.0 - 40.0;
+        assert_eq!(tm.soft, Some(Duration::from_micros((avail * 0.9 * 1000.0) as u64)));
+        assert_eq!(tm.hard, Some(Duration::from_micros((avail * 0.95 * 1000.0) as u64)));
     }
 
     #[test]
@@ -168,7 +196,7 @@ mod tests {
             Limits { wtime_ms: Some(60_000), ..Limits::default() },
             Limits { wtime_ms: Some(60_000), winc_ms: Some(100), binc_ms: Some(100), ..Limits::default() },
         ] {
-            let tm = TimeManager::new(start, &l, Color::Black, 10, 20);
+            let tm = TimeManager::new(start, &l, Color::Black, 10, &TimeConstants::DEFAULT);
             assert_eq!(tm.hard, Some(Duration::from_millis(1)), "{l:?}");
         }
         // As in Stockfish, increments or `movestogo` without any clock do not start time
@@ -177,9 +205,9 @@ mod tests {
             Limits { winc_ms: Some(100), binc_ms: Some(100), ..Limits::default() },
             Limits { movestogo: Some(10), depth: Some(5), ..Limits::default() },
         ] {
-            assert_eq!(TimeManager::new(start, &l, Color::Black, 10, 20).hard, None, "{l:?}");
+            assert_eq!(TimeManager::new(start, &l, Color::Black, 10, &TimeConstants::DEFAULT).hard, None, "{l:?}");
         }
         // No limit at all (a bare `go`): no time limit either.
-        assert_eq!(TimeManager::new(start, &Limits::default(), Color::Black, 10, 20).hard, None);
+        assert_eq!(TimeManager::new(start, &Limits::default(), Color::Black, 10, &TimeConstants::DEFAULT).hard, None);
     }
 }
