@@ -723,8 +723,7 @@ impl Resumed {
             }
             resumed.done[u] = true;
         }
-        let tmp = path.with_extension("pgn.tmp");
-        std::fs::write(&tmp, keep).and_then(|()| std::fs::rename(&tmp, path)).map_err(io)?;
+        crate::atomic_file::write_atomically(path, "pgn.tmp", keep.as_bytes()).map_err(io)?;
         Ok(resumed)
     }
 

@@ -27,7 +27,6 @@ pub use tools::{BookProbe, BuildSummary, LearnSummary, ProbedMove};
 
 use bastion_core::{CastlingSide, Color, Move, Position, Role, Square};
 use random::RANDOM64;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// Size of one book entry on disk.
@@ -272,15 +271,7 @@ impl PolyglotBook {
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), BookError> {
         let path = path.as_ref();
         let io = |cause| BookError::Io { path: path.to_path_buf(), cause };
-        let tmp = path.with_extension("bin.tmp");
-        {
-            let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(io)?);
-            for e in &self.entries {
-                f.write_all(&e.to_bytes()).map_err(io)?;
-            }
-            f.flush().map_err(io)?;
-        }
-        std::fs::rename(&tmp, path).map_err(io)
+        crate::atomic_file::write_atomically(path, "bin.tmp", &self.to_bytes()).map_err(io)
     }
 
     /// The book as bytes in file format.
