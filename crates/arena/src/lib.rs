@@ -14,7 +14,8 @@
 //!   concurrency, live statistics, SPRT, PGN output, book learning);
 //! * [`spsa`]: tuning an engine's numeric options by SPSA in game pairs against itself;
 //! * [`suite`]: EPD test suites (bm/am/dm) with time-to-solution;
-//! * [`time_use`]: how each engine spends its clock over a match.
+//! * [`time_control`]: time controls (a clock, time, nodes or depth a move);
+//! * [`time_use`]: how each engine spends its clock over a match or in PGN games.
 
 // Every public item documents itself; CI runs clippy with -D warnings.
 #![warn(missing_docs)]
@@ -28,5 +29,6 @@ pub mod referee;
 pub mod spsa;
 pub mod stats;
 pub mod suite;
+pub mod time_control;
 pub mod time_use;
 pub mod tournament;

@@ -211,6 +211,9 @@ impl MatchReport {
         }
         for (name, t) in &self.time_use {
             s.push_str(&format!("Time use of {name}: {}\n", t.describe()));
+            if let Some(profile) = t.describe_profile() {
+                s.push_str(&format!("  {profile}\n"));
+            }
         }
         s
     }
@@ -333,15 +336,15 @@ impl GameSummary {
         }
         .map(|(side, kind)| (if side == Color::White { &record.white } else { &record.black }.clone(), kind));
         let pgn = record.to_pgn_game(&config.event, PGN_SITE, &game.round, &config.referee.time_control).to_pgn();
-        let mut time_use = [TimeUse::default(), TimeUse::default()];
         let first_to_move = record.opening.start.side_to_move();
-        for (ply, t) in record.timings.iter().enumerate() {
-            if let Some(t) = t {
-                let side = if ply % 2 == 0 { first_to_move } else { !first_to_move };
-                time_use[side.index()].add(t, &game.round);
-            }
-        }
-        let [white_use, black_use] = time_use;
+        let [white_use, black_use] = [Color::White, Color::Black].map(|side| {
+            let moves = record.timings.iter().enumerate().filter_map(|(ply, t)| {
+                let mover = if ply % 2 == 0 { first_to_move } else { !first_to_move };
+                t.as_ref().filter(|_| mover == side)
+            });
+            let tc = record.time_controls.as_ref().map_or(&config.referee.time_control, |t| &t[side.index()]);
+            TimeUse::of_game(moves, &game.round, Some(tc))
+        });
         GameSummary {
             game,
             result: record.result().to_string(),

@@ -3,7 +3,8 @@
 
 use bastion_arena::openings;
 use bastion_arena::pgn;
-use bastion_arena::referee::{Adjudication, EngineConfig, RefereeConfig, ResignRule, TimeControl};
+use bastion_arena::referee::{Adjudication, EngineConfig, RefereeConfig, ResignRule};
+use bastion_arena::time_control::TimeControl;
 use bastion_arena::tournament::{run_match, MatchConfig};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;

@@ -6,9 +6,11 @@ use bastion_arena::book::{polyglot_key, LearnParams, PolyglotBook};
 use bastion_arena::openings::{self, Opening};
 use bastion_arena::pgn;
 use bastion_arena::referee::{
-    play_game, Adjudication, DrawRule, EngineConfig, GameEnd, Player, RefereeConfig, ResignRule, TimeControl,
+    play_game, Adjudication, DrawRule, EngineConfig, GameEnd, Player, RefereeConfig, ResignRule,
 };
 use bastion_arena::stats::SprtParams;
+use bastion_arena::time_control::TimeControl;
+use bastion_arena::time_use::TimeUse;
 use bastion_arena::tournament::{run_match, BookLearning, MatchConfig};
 use bastion_core::{Color, Position};
 use std::path::PathBuf;
@@ -370,4 +372,21 @@ fn match_reports_each_engines_time_use() {
     assert!(low > 0.0 && low < 5.0 - 0.03, "{}", slow.describe());
     assert!(["1.1", "1.2"].contains(&slow.lowest_clock_round.as_deref().unwrap()));
     assert!(report.final_report().contains("Time use of Slow: "), "{}", report.final_report());
+    // On a clock the report also gives the profile over the game.
+    assert!(report.final_report().contains("\n  a move ÷ even share, moves 1–10 "), "{}", report.final_report());
+    assert_eq!(slow.clock_games, 2);
+    // Read back from the PGN's move comments (seconds rounded to the millisecond), the
+    // tallies agree with the referee's.
+    let mut read = std::collections::BTreeMap::<String, TimeUse>::new();
+    for g in pgn::read_games(pgn_text.as_bytes()).unwrap() {
+        for (name, t) in TimeUse::of_pgn_game(&g) {
+            read.entry(name).or_default().merge(&t);
+        }
+    }
+    for (name, t) in [("Quick", quick), ("Slow", slow)] {
+        let r = &read[name];
+        assert_eq!((r.moves, r.depth_moves, r.depth_sum, r.clock_games), (t.moves, t.depth_moves, t.depth_sum, 2));
+        assert!((r.seconds - t.seconds).abs() <= 0.001 * t.moves as f64, "{name}: {r:?} vs {t:?}");
+        assert!((r.lowest_clock.unwrap() - t.lowest_clock.unwrap()).abs() <= 0.001 * t.moves as f64);
+    }
 }

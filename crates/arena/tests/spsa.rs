@@ -1,8 +1,9 @@
 //! SPSA against the test engine, whose `Greed` option makes it stronger the higher it is.
 
 use bastion_arena::openings::{self, Opening};
-use bastion_arena::referee::{Adjudication, EngineConfig, RefereeConfig, TimeControl};
+use bastion_arena::referee::{Adjudication, EngineConfig, RefereeConfig};
 use bastion_arena::spsa::{run_spsa, SpsaConfig, SpsaError, SpsaParam, SpsaState};
+use bastion_arena::time_control::TimeControl;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;

@@ -4,8 +4,9 @@
 mod common;
 
 use bastion_arena::openings::Opening;
-use bastion_arena::referee::{EngineConfig, RefereeConfig, TimeControl};
+use bastion_arena::referee::{EngineConfig, RefereeConfig};
 use bastion_arena::stats::SprtParams;
+use bastion_arena::time_control::TimeControl;
 use bastion_arena::tournament::{run_match, scheduled_games, MatchConfig, MatchReport, Resumed, ScheduledGame};
 use bastion_cluster::games::{game_worker, lead_match};
 use bastion_cluster::mates::{mate_worker, MateSettings, MateTask};

@@ -4,8 +4,9 @@
 use anyhow::{bail, Context, Result};
 use bastion_arena::book::LearnParams;
 use bastion_arena::openings::{self, Opening};
-use bastion_arena::referee::{Adjudication, DrawRule, EngineConfig, RefereeConfig, ResignRule, TimeControl};
+use bastion_arena::referee::{Adjudication, DrawRule, EngineConfig, RefereeConfig, ResignRule};
 use bastion_arena::stats::SprtParams;
+use bastion_arena::time_control::TimeControl;
 use bastion_arena::tournament::{run_match, BookLearning, MatchConfig, MatchReport};
 use bastion_core::TablebaseProbe;
 use bastion_tablebase::Probers;

@@ -129,16 +129,8 @@ fn positions(a: PositionsArgs) -> Result<()> {
     let mut set = QuietPositions::new();
     let mut skipped = 0usize;
     for path in &a.pgn {
-        let reader: Box<dyn std::io::Read> = if path.as_os_str() == "-" {
-            Box::new(std::io::stdin())
-        } else {
-            // Streamed a game at a time: a regular file of any size will do.
-            Box::new(
-                bastion_core::io::open_checked(path, u64::MAX)
-                    .map_err(bastion_core::io::BoundedReadError::into_io)
-                    .with_context(|| format!("reading {}", path.display()))?,
-            )
-        };
+        // Streamed a game at a time: a regular file of any size will do.
+        let reader = super::open_input(path)?;
         bastion_arena::pgn::for_each_game(reader, |game| {
             match game.winner() {
                 Some(winner) => set.add_game(&game.start, &game.moves, winner),

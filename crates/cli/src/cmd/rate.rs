@@ -4,8 +4,6 @@ use anyhow::{bail, Context, Result};
 use bastion_arena::pgn::for_each_game;
 use bastion_arena::rating::{FitOptions, RatingPool, Ratings};
 use clap::Args;
-use std::fs::File;
-use std::io::{BufReader, Read};
 use std::path::PathBuf;
 
 /// Arguments of `bastion rate`.
@@ -48,11 +46,7 @@ pub fn run(args: RateArgs) -> Result<()> {
     let mut pool = RatingPool::new();
     let (mut read, mut skipped) = (0u64, 0u64);
     for path in &args.pgn {
-        let source: Box<dyn Read> = if path.as_os_str() == "-" {
-            Box::new(std::io::stdin().lock())
-        } else {
-            Box::new(BufReader::new(File::open(path).with_context(|| format!("cannot open {}", path.display()))?))
-        };
+        let source = super::open_input(path)?;
         for_each_game(source, |game| {
             read += 1;
             skipped += u64::from(!pool.add_pgn_game(&game));
