@@ -5,6 +5,8 @@
 //! * [`book`]: Polyglot opening books: keys, probing, writing, building
 //!   from PGN and learning from match results;
 //! * [`pgn`]: reading and writing PGN games;
+//! * [`paired`]: two versions of an engine compared game by game on the same openings and
+//!   colours against the same opponent;
 //! * [`rating`]: ratings of many players from their games (as Ordo computes
 //!   them), anchored to published ratings;
 //! * [`openings`]: opening sets from EPD or PGN files;
@@ -23,6 +25,7 @@
 mod atomic_file;
 pub mod book;
 pub mod openings;
+pub mod paired;
 pub mod pgn;
 pub mod rating;
 pub mod referee;

@@ -22,6 +22,8 @@ enum Command {
     Spsa(cmd::spsa::SpsaArgs),
     /// Ratings of every player in PGN files (maximum likelihood, error bars, anchors).
     Rate(cmd::rate::RateArgs),
+    /// Two versions of an engine compared game by game on the same openings, colours and opponent.
+    Paired(cmd::paired::PairedArgs),
     /// How each engine spent its clock in PGN games: time and depth a move, lowest clock, profile.
     Timeuse(cmd::timeuse::TimeUseArgs),
     /// Run an EPD test suite (bm/am/dm) on a UCI engine: solved count, times, table.
@@ -79,6 +81,7 @@ fn main() -> std::process::ExitCode {
         Some(Command::Match(args)) => cmd::match_cmd::run(args),
         Some(Command::Spsa(args)) => cmd::spsa::run(args),
         Some(Command::Rate(args)) => cmd::rate::run(args),
+        Some(Command::Paired(args)) => cmd::paired::run(args),
         Some(Command::Timeuse(args)) => cmd::timeuse::run(args),
         Some(Command::Epd(args)) => cmd::epd::run(args),
         Some(Command::Book(args)) => cmd::book::run(args),

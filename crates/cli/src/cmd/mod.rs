@@ -8,6 +8,7 @@ pub mod epd;
 pub mod fortress;
 pub mod match_cmd;
 pub mod nnue;
+pub mod paired;
 pub mod perft;
 pub mod progressive;
 pub mod rate;
