@@ -8,8 +8,8 @@
 //! points minus the base version's, on the same opening and colour. The mean of those
 //! differences, with the standard error of the mean, says how much the candidate gains a
 //! game. Each version's games may come from separate runs; they are matched by the starting
-//! position (the PGN `FEN`), the tested engine's colour and the opponent's name, the k-th
-//! game of a key in one set with the k-th in the other.
+//! position (the PGN `FEN` without its move counters), the tested engine's colour and the
+//! opponent's name, the k-th game of a key in one set with the k-th in the other.
 
 use crate::pgn::PgnGame;
 use crate::stats::normal_quantile;
@@ -39,7 +39,7 @@ pub enum PairedError {
 /// One opening and colour both versions played.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GamePair {
-    /// The starting position.
+    /// The starting position (FEN without the move counters).
     pub fen: String,
     /// The tested engine's colour (`true` for White).
     pub engine_white: bool,
@@ -109,7 +109,10 @@ fn keyed(games: &[PgnGame], engine: &str) -> Vec<Keyed> {
                 Some(c) if c == colour => 1.0,
                 Some(_) => 0.0,
             };
-            Some(((g.start.fen(), engine_white, opponent.to_string()), points))
+            // The position without its move counters, which files of other tools may count
+            // differently for the same opening.
+            let fen = g.start.fen().split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+            Some(((fen, engine_white, opponent.to_string()), points))
         })
         .collect()
 }
@@ -338,6 +341,16 @@ mod tests {
         assert_eq!(c.pairs.iter().map(|p| (p.base, p.candidate)).collect::<Vec<_>>(), [(1.0, 1.0), (0.0, 1.0)]);
         assert_eq!(c.by_opening.samples, 0);
         assert!(!c.report().contains("by opening"));
+    }
+
+    #[test]
+    fn move_counters_do_not_split_an_opening() {
+        let base = vec![game(0, "old", "sf", "1-0")];
+        let pgn = base[0].to_pgn().replace("old", "new").replace(" 0 1\"]", " 3 12\"]").replace("1-0", "0-1");
+        let cand = vec![crate::pgn::read_first_game(pgn.as_bytes()).unwrap().unwrap()];
+        assert_ne!(cand[0].start.fen(), base[0].start.fen());
+        let c = PairedComparison::new(&base, None, &cand, None, 0.95).unwrap();
+        assert_eq!(c.points(), (1.0, 0.0));
     }
 
     #[test]
