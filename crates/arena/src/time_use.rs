@@ -377,6 +377,19 @@ mod tests {
         assert_eq!((x.as_str(), t.moves, rest.moves), ("X", 2, 0));
     }
 
+    proptest::proptest! {
+        /// Any comment text is read without a panic; a comment as the referee writes it reads
+        /// back as its depth and milliseconds.
+        #[test]
+        fn comments_read_back(text in ".{0,40}", cp in -3000i32..3000, depth in 1u32..200, ms in 0u64..10_000_000) {
+            let _ = MoveTiming::from_comment(&text);
+            let comment = format!("{:+.2}/{depth} {:.3}s, some end", f64::from(cp) / 100.0, ms as f64 / 1000.0);
+            let t = MoveTiming::from_comment(&comment).unwrap();
+            proptest::prop_assert_eq!(t.depth, Some(depth));
+            proptest::prop_assert_eq!(t.elapsed.as_millis() as i128 - i128::from(ms), 0);
+        }
+    }
+
     #[test]
     fn no_moves_no_means() {
         let t = TimeUse::default();
