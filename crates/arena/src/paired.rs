@@ -7,12 +7,14 @@
 //! is lost by both), and it cancels in the difference of each pair of games: the candidate's
 //! points minus the base version's, on the same opening and colour. The mean of those
 //! differences, with the standard error of the mean, says how much the candidate gains a
-//! game. Each version's games may come from separate runs; they are matched by the starting
-//! position (the PGN `FEN` without its move counters), the tested engine's colour and the
-//! opponent's name, the k-th game of a key in one set with the k-th in the other.
+//! game. Each version's games may come from separate runs; they are matched by the opening
+//! (the start position and the book moves before the first searched one, without the move
+//! counters), the tested engine's colour and the opponent's name, the k-th game of a key in
+//! one set with the k-th in the other.
 
 use crate::pgn::PgnGame;
 use crate::stats::normal_quantile;
+use crate::time_use::MoveTiming;
 use bastion_core::Color;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -39,7 +41,7 @@ pub enum PairedError {
 /// One opening and colour both versions played.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct GamePair {
-    /// The starting position (FEN without the move counters).
+    /// The opening: the position after the book moves (FEN without the move counters).
     pub fen: String,
     /// The tested engine's colour (`true` for White).
     pub engine_white: bool,
@@ -109,9 +111,15 @@ fn keyed(games: &[PgnGame], engine: &str) -> Vec<Keyed> {
                 Some(c) if c == colour => 1.0,
                 Some(_) => 0.0,
             };
-            // The position without its move counters, which files of other tools may count
-            // differently for the same opening.
-            let fen = g.start.fen().split_whitespace().take(4).collect::<Vec<_>>().join(" ");
+            // The opening is the start position and the leading moves no engine searched
+            // (`book`, or no comment: openings given as PGN moves), so that games from PGN
+            // openings, which all start from the initial position, are told apart. A game with
+            // no searched move at all (no comments anywhere) keys on its start position. The
+            // move counters are left out: other tools may number the same opening differently.
+            let book = g.comments.iter().take_while(|c| MoveTiming::from_comment(c).is_none()).count();
+            let book = if book == g.moves.len() { 0 } else { book };
+            let opening = g.moves[..book].iter().fold(g.start.clone(), |pos, &m| pos.play(m));
+            let fen = opening.fen().split_whitespace().take(4).collect::<Vec<_>>().join(" ");
             Some(((fen, engine_white, opponent.to_string()), points))
         })
         .collect()
@@ -351,6 +359,25 @@ mod tests {
         assert_ne!(cand[0].start.fen(), base[0].start.fen());
         let c = PairedComparison::new(&base, None, &cand, None, 0.95).unwrap();
         assert_eq!(c.points(), (1.0, 0.0));
+    }
+
+    #[test]
+    fn openings_given_as_moves_are_told_apart() {
+        // From the initial position with two book moves, then searched moves.
+        let g = |first: &str, white: &str, result: &str| {
+            let pgn = format!(
+                "[White \"{white}\"]\n[Black \"sf\"]\n[Result \"{result}\"]\n\n\
+                 1. {first} {{book}} e5 {{book}} 2. Nf3 {{+0.20/10 0.100s}} Nc6 {{-0.20/10 0.100s}} {result}\n"
+            );
+            crate::pgn::read_first_game(pgn.as_bytes()).unwrap().unwrap()
+        };
+        let base = vec![g("e4", "old", "1-0"), g("d4", "old", "0-1")];
+        let cand = vec![g("d4", "new", "1/2-1/2"), g("e4", "new", "1/2-1/2")];
+        let c = PairedComparison::new(&base, None, &cand, None, 0.95).unwrap();
+        let by_fen: Vec<(f64, f64)> = c.pairs.iter().map(|p| (p.base, p.candidate)).collect();
+        // d4 first in the candidate's file: paired with the base's d4 game (lost), not its e4.
+        assert_eq!(by_fen, [(0.0, 0.5), (1.0, 0.5)]);
+        assert!(c.pairs[0].fen.starts_with("rnbqkbnr/pppp1ppp/8/4p3/3P4/"), "{}", c.pairs[0].fen);
     }
 
     #[test]
