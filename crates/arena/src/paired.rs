@@ -380,6 +380,45 @@ mod tests {
         assert!(c.pairs[0].fen.starts_with("rnbqkbnr/pppp1ppp/8/4p3/3P4/"), "{}", c.pairs[0].fen);
     }
 
+    proptest::proptest! {
+        /// Any two sets of games: every finished game of each engine is paired or counted as
+        /// unpaired, the points add up, and the mean lies in its interval within ±1.
+        #[test]
+        fn every_game_is_paired_or_counted(
+            base in proptest::collection::vec((0usize..3, proptest::bool::ANY, 0usize..4), 1..30),
+            cand in proptest::collection::vec((0usize..3, proptest::bool::ANY, 0usize..4), 1..30),
+        ) {
+            let results = ["1-0", "0-1", "1/2-1/2", "*"];
+            let make = |games: &[(usize, bool, usize)], me: &str| -> Vec<PgnGame> {
+                games
+                    .iter()
+                    .map(|&(o, white, r)| {
+                        if white { game(o, me, "sf", results[r]) } else { game(o, "sf", me, results[r]) }
+                    })
+                    .collect()
+            };
+            let finished = |games: &[(usize, bool, usize)]| games.iter().filter(|g| g.2 < 3).count();
+            let (b, c) = (make(&base, "old"), make(&cand, "new"));
+            match PairedComparison::new(&b, None, &c, None, 0.95) {
+                Ok(cmp) => {
+                    proptest::prop_assert_eq!(cmp.pairs.len() + cmp.base_unpaired, finished(&base));
+                    proptest::prop_assert_eq!(cmp.pairs.len() + cmp.candidate_unpaired, finished(&cand));
+                    let (pb, pc) = cmp.points();
+                    proptest::prop_assert!((cmp.by_game.mean - (pc - pb) / cmp.pairs.len() as f64).abs() < 1e-9);
+                    for d in [cmp.by_game, cmp.by_opening] {
+                        proptest::prop_assert!(d.mean.abs() <= 1.0);
+                        if let Some((lo, hi)) = d.interval {
+                            proptest::prop_assert!(lo <= d.mean && d.mean <= hi);
+                        }
+                    }
+                    proptest::prop_assert!(!cmp.report().is_empty());
+                }
+                Err(PairedError::NoPairs { .. }) => {}
+                Err(e) => proptest::prop_assert!(false, "{e}"),
+            }
+        }
+    }
+
     #[test]
     fn bad_comparisons_are_refused_with_a_reason() {
         let base = vec![game(0, "old", "sf", "1-0")];
