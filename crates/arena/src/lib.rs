@@ -22,7 +22,6 @@
 // Every public item documents itself; CI runs clippy with -D warnings.
 #![warn(missing_docs)]
 
-mod atomic_file;
 pub mod book;
 pub mod openings;
 pub mod paired;

@@ -536,13 +536,9 @@ pub fn play_game(
             if result.elapsed > left + config.time_margin {
                 return time_forfeit(record, &pos, us);
             }
-            clock[us.index()] = left.saturating_sub(result.elapsed) + increments[us.index()];
             moves_made[us.index()] += 1;
-            if let Some(p) = periods[us.index()] {
-                if moves_made[us.index()] % p == 0 {
-                    clock[us.index()] += bases[us.index()];
-                }
-            }
+            clock[us.index()] =
+                tcs[us.index()].clock_after_move(left.saturating_sub(result.elapsed), moves_made[us.index()]);
         }
         let sent = result.best_move().unwrap_or("(none)").to_string();
         let Ok(m) = pos.parse_uci(&sent) else {

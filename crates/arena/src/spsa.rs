@@ -243,7 +243,7 @@ fn initial_state(cfg: &SpsaConfig) -> Result<SpsaState, SpsaError> {
 
 fn save(path: &std::path::Path, state: &SpsaState) -> Result<(), SpsaError> {
     let text = serde_json::to_string_pretty(state).map_err(|e| SpsaError::Io(e.to_string()))?;
-    crate::atomic_file::write_atomically(path, "partial", text.as_bytes())
+    bastion_core::io::write_atomically(path, "partial", text.as_bytes())
         .map_err(|e| SpsaError::Io(format!("{}: {e}", path.display())))
 }
 

@@ -47,6 +47,19 @@ impl TimeControl {
         Ok(TimeControl::Clock { base, increment: secs(inc)?, moves })
     }
 
+    /// The mover's clock after a move that left `left` on it, the mover's `moves_made`-th move
+    /// on this control: the increment added and, at the end of each period of a `moves/base`
+    /// control, the base again. The referee keeps its clocks so, and PGN readers replay them so.
+    pub fn clock_after_move(&self, left: Duration, moves_made: u32) -> Duration {
+        match *self {
+            TimeControl::Clock { base, increment, moves } => {
+                let refill = moves.is_some_and(|p| p > 0 && moves_made % p == 0);
+                left + increment + if refill { base } else { Duration::ZERO }
+            }
+            _ => left,
+        }
+    }
+
     /// The PGN `TimeControl` tag value (`10+0.1`, `40/60`, or `-` for non-clock limits).
     pub fn pgn_tag(&self) -> String {
         match *self {

@@ -246,9 +246,9 @@ impl TimeUse {
 /// added again every `moves` moves).
 fn replay_clock(game: &PgnGame, side: Color, tc: Option<&TimeControl>) -> Vec<MoveTiming> {
     let first = game.start.side_to_move();
-    let (mut clock, inc, base, period) = match tc {
-        Some(&TimeControl::Clock { base, increment, moves }) => (Some(base), increment, base, moves),
-        _ => (None, Duration::ZERO, Duration::ZERO, None),
+    let mut clock = match tc {
+        Some(&TimeControl::Clock { base, .. }) => Some(base),
+        _ => None,
     };
     let mut out = Vec::new();
     for (ply, comment) in game.comments.iter().enumerate() {
@@ -257,13 +257,10 @@ fn replay_clock(game: &PgnGame, side: Color, tc: Option<&TimeControl>) -> Vec<Mo
             continue;
         }
         let Some(mut t) = MoveTiming::from_comment(comment) else { continue };
-        if let Some(c) = clock.as_mut() {
+        if let (Some(c), Some(tc)) = (clock.as_mut(), tc) {
             let left = c.saturating_sub(t.elapsed);
             t.clock_left = Some(left);
-            *c = left + inc;
-            if period.is_some_and(|p| (out.len() as u32 + 1) % p == 0) {
-                *c += base;
-            }
+            *c = tc.clock_after_move(left, out.len() as u32 + 1);
         }
         out.push(t);
     }

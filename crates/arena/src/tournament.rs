@@ -726,7 +726,7 @@ impl Resumed {
             }
             resumed.done[u] = true;
         }
-        crate::atomic_file::write_atomically(path, "pgn.tmp", keep.as_bytes()).map_err(io)?;
+        bastion_core::io::write_atomically(path, "pgn.tmp", keep.as_bytes()).map_err(io)?;
         Ok(resumed)
     }
 

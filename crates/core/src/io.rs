@@ -1,4 +1,5 @@
-//! Bounded reading of files a user names.
+//! Bounded reading of files a user names, and writing files so that an interruption
+//! never leaves one half-written.
 //!
 //! Every file Bastion opens on a user's word (networks, books, tables, PGN, EPD,
 //! suites) goes through here, so that a device such as `/dev/zero`, a FIFO, or a
@@ -7,7 +8,7 @@
 //! not trusted alone: the reading itself is capped as well.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// One mebibyte, for writing limits.
@@ -173,9 +174,35 @@ pub fn read_lines_bounded(path: &Path, max_bytes: u64) -> Result<Vec<String>, Bo
         .map_err(|source| BoundedReadError::Io { path: path.to_path_buf(), source })
 }
 
+/// Writes `bytes` to `path` through a temporary file next to it (`path` with the extension
+/// `tmp_extension`), flushed to disk and then renamed over `path`: a reader, or a run resumed
+/// after a kill or a crash of the machine, sees the old file or the new one, never a mix.
+pub fn write_atomically(path: &Path, tmp_extension: &str, bytes: &[u8]) -> io::Result<()> {
+    let tmp = path.with_extension(tmp_extension);
+    let mut file = File::create(&tmp)?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    drop(file);
+    std::fs::rename(&tmp, path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_atomic_write_replaces_the_file_and_leaves_no_temporary() {
+        let dir = std::env::temp_dir().join(format!("bastion-atomic-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("state.json");
+        std::fs::write(&path, "old").unwrap();
+        write_atomically(&path, "partial", b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+        assert!(!dir.join("state.partial").exists());
+        // A directory that does not exist: an error, not a panic.
+        assert!(write_atomically(&dir.join("missing/x.json"), "partial", b"x").is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     fn temp(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("bastion-core-io-{}", std::process::id()));

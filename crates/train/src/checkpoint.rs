@@ -2,7 +2,8 @@
 //! continued: the network the engine loads, the floating-point weights it was quantised
 //! from, and the number of finished epochs.
 
-use crate::{write_atomically, FloatNetwork};
+use crate::FloatNetwork;
+use bastion_core::io::write_atomically;
 use std::io::{Error, ErrorKind};
 use std::path::{Path, PathBuf};
 
@@ -27,9 +28,10 @@ impl RunFiles {
     /// epoch count, each replaced atomically, so that a crash between them repeats an epoch and
     /// never skips one. An error names the file it happened on.
     pub fn save(&self, net: &FloatNetwork, epochs: usize) -> std::io::Result<()> {
-        write_atomically(&self.net, &net.quantise().to_bytes()).map_err(|e| writing(&self.net, e))?;
+        write_atomically(&self.net, "partial", &net.quantise().to_bytes()).map_err(|e| writing(&self.net, e))?;
         net.save(&self.checkpoint).map_err(|e| writing(&self.checkpoint, e))?;
-        write_atomically(&self.epochs, format!("{epochs}\n").as_bytes()).map_err(|e| writing(&self.epochs, e))
+        write_atomically(&self.epochs, "partial", format!("{epochs}\n").as_bytes())
+            .map_err(|e| writing(&self.epochs, e))
     }
 
     /// The weights and the number of finished epochs [`RunFiles::save`] last recorded. An

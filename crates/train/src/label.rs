@@ -50,7 +50,7 @@ fn check_settings(output: &Path, done: usize, cfg: &LabelConfig) -> std::io::Res
     let path = settings_path(output);
     let want = cfg.settings_line();
     if done == 0 {
-        return crate::write_atomically(&path, format!("{want}\n").as_bytes());
+        return bastion_core::io::write_atomically(&path, "partial", format!("{want}\n").as_bytes());
     }
     let have = match bastion_core::io::read_to_string_bounded(&path, 4096) {
         Ok(text) => text.trim().to_string(),

@@ -35,14 +35,6 @@ pub use trainer::{TrainConfig, Trainer};
 
 use std::path::Path;
 
-/// Writes `bytes` to `path` through a temporary file, so an interrupted write never
-/// leaves a truncated file behind.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let tmp = path.with_extension("partial");
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path)
-}
-
 /// Cuts a partial last line (left by an interrupted run) off the file at `path`, so that
 /// appending continues on a line of its own, and returns the number of complete lines; 0
 /// when there is no file.

@@ -1,7 +1,7 @@
 //! The network's weights in floating point, as the trainer fits them: random starting
 //! weights, conversion from and to the engine's quantised [`Network`], and checkpoints.
 
-use crate::write_atomically;
+use bastion_core::io::write_atomically;
 use bastion_core::rng::Rng;
 use bastion_engine::nnue::{bucket, relative, KingLayout, Network, BUCKETS, HIDDEN, INPUTS, MAX_KING_BUCKETS, QA, QB};
 use std::path::Path;
@@ -215,7 +215,7 @@ impl FloatNetwork {
         for x in self.ft_w.iter().chain(&self.ft_b).chain(&self.out_w).chain(&self.out_b).chain(&self.ft_f) {
             bytes.extend_from_slice(&x.to_le_bytes());
         }
-        write_atomically(path, &bytes)
+        write_atomically(path, "partial", &bytes)
     }
 
     /// Reads a checkpoint written by [`FloatNetwork::save`].

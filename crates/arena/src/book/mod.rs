@@ -271,7 +271,7 @@ impl PolyglotBook {
     pub fn save(&self, path: impl AsRef<Path>) -> Result<(), BookError> {
         let path = path.as_ref();
         let io = |cause| BookError::Io { path: path.to_path_buf(), cause };
-        crate::atomic_file::write_atomically(path, "bin.tmp", &self.to_bytes()).map_err(io)
+        bastion_core::io::write_atomically(path, "bin.tmp", &self.to_bytes()).map_err(io)
     }
 
     /// The book as bytes in file format.

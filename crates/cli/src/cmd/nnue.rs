@@ -7,8 +7,9 @@
 
 use crate::plural::count;
 use anyhow::{bail, Context, Result};
+use bastion_core::io::write_atomically;
 use bastion_train::positions::QuietPositions;
-use bastion_train::{write_atomically, LabelConfig};
+use bastion_train::LabelConfig;
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::PathBuf;
@@ -140,7 +141,8 @@ fn positions(a: PositionsArgs) -> Result<()> {
         })
         .with_context(|| format!("reading {}", path.display()))?;
     }
-    write_atomically(&a.out, set.lines().as_bytes()).with_context(|| format!("writing {}", a.out.display()))?;
+    write_atomically(&a.out, "partial", set.lines().as_bytes())
+        .with_context(|| format!("writing {}", a.out.display()))?;
     let games = set.games();
     if a.json {
         println!(
