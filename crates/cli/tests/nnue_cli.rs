@@ -1,4 +1,5 @@
-//! `bastion nnue train`: fine-tuning from a finished network and a separate validation file;
+//! `bastion nnue train`: fine-tuning from a finished network and separate validation files,
+//! several data files read as one;
 //! `bastion nnue positions`: quiet positions from PGN games.
 
 use std::path::{Path, PathBuf};
@@ -78,6 +79,49 @@ fn fine_tuning_starts_from_the_given_network_and_validates_on_its_own_file() {
     let missing = train(&d, "missing.nnue", &["--init", d.join("no-such.nnue").to_str().unwrap()]);
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no-such.nnue"));
+    std::fs::remove_dir_all(&d).ok();
+}
+
+/// Several `--data` and `--validation` files are read as one set each: split in two, the
+/// same lines give the same counts and the same starting loss as the whole files.
+#[test]
+fn several_data_and_validation_files_are_one_set() {
+    let d = dir("several");
+    std::fs::write(d.join("train.csv"), TRAIN).unwrap();
+    std::fs::write(d.join("val.csv"), VALIDATION).unwrap();
+    let (train_lines, val_lines): (Vec<&str>, Vec<&str>) = (TRAIN.lines().collect(), VALIDATION.lines().collect());
+    std::fs::write(d.join("t1.csv"), train_lines[..2].join("\n")).unwrap();
+    std::fs::write(d.join("t2.csv"), train_lines[2..].join("\n")).unwrap();
+    std::fs::write(d.join("v1.csv"), val_lines[..1].join("\n")).unwrap();
+    std::fs::write(d.join("v2.csv"), val_lines[1..].join("\n")).unwrap();
+    let path = |name: &str| d.join(name).to_str().unwrap().to_string();
+    let whole =
+        report(&train(&d, "whole.nnue", &["--init", "<internal>", "--lr", "1e-12", "--validation", &path("val.csv")]));
+    let run = |out: &str, extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_bastion"))
+            .args(["nnue", "train", "--threads", "1", "--batch", "4", "--json", "--epochs", "1"])
+            .args(["--init", "<internal>", "--lr", "1e-12", "--out", &path(out)])
+            .args(extra)
+            .output()
+            .expect("run bastion nnue train")
+    };
+    let split = report(&run(
+        "split.nnue",
+        &["--data", &path("t1.csv"), &path("t2.csv"), "--validation", &path("v1.csv"), &path("v2.csv")],
+    ));
+    assert_eq!(split["positions"], 5);
+    assert_eq!(split["validation_positions"], 3);
+    assert_eq!(split["starting_validation_loss"], whole["starting_validation_loss"]);
+    // The option repeated reads the same way.
+    let repeated = report(&run(
+        "repeated.nnue",
+        &["--data", &path("t1.csv"), "--data", &path("t2.csv"), "--validation", &path("val.csv")],
+    ));
+    assert_eq!(repeated["positions"], 5);
+    // A missing file among several is named.
+    let missing = run("missing.nnue", &["--data", &path("t1.csv"), &path("no-such.csv")]);
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("no-such.csv"));
     std::fs::remove_dir_all(&d).ok();
 }
 

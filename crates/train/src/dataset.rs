@@ -24,8 +24,9 @@ pub const WDL_CP: f32 = 152.0;
 pub struct Dataset {
     /// White-perspective input indices of every position, back to back.
     feats: Vec<u16>,
-    /// `feats[ends[i-1]..ends[i]]` are position `i`'s inputs.
-    ends: Vec<u32>,
+    /// `feats[ends[i-1]..ends[i]]` are position `i`'s inputs. 64-bit: at about 30 inputs a
+    /// position, 32-bit offsets would wrap past some 140 M positions.
+    ends: Vec<u64>,
     /// Side to move is White.
     pub(crate) white_to_move: Vec<bool>,
     /// No castling rights: the position mirrored left to right is as good a training example
@@ -54,6 +55,17 @@ impl Dataset {
         self.reference_sq_error / self.len().max(1) as f64
     }
 
+    /// Moves every position of `other` to the end of this set (several data files read as one).
+    pub fn append(&mut self, other: Dataset) {
+        let base = self.feats.len() as u64;
+        self.feats.extend(other.feats);
+        self.ends.extend(other.ends.into_iter().map(|end| base + end));
+        self.white_to_move.extend(other.white_to_move);
+        self.mirrorable.extend(other.mirrorable);
+        self.target.extend(other.target);
+        self.reference_sq_error += other.reference_sq_error;
+    }
+
     pub(crate) fn push(&mut self, pos: &Position, white_target: f32, reference: bool) {
         self.push_with_castling(pos, !pos.castling().is_empty(), white_target, reference);
     }
@@ -62,7 +74,7 @@ impl Dataset {
     /// records are read without building them).
     fn push_with_castling(&mut self, pos: &Position, castling: bool, white_target: f32, reference: bool) {
         self.feats.extend(white_features(pos).map(|f| f as u16));
-        self.ends.push(self.feats.len() as u32);
+        self.ends.push(self.feats.len() as u64);
         let white = pos.side_to_move() == Color::White;
         self.white_to_move.push(white);
         self.mirrorable.push(!castling);
@@ -167,4 +179,57 @@ pub fn load(path: &Path, lambda: f32, val_every: usize) -> std::io::Result<(Data
         }
     }
     Ok((train, val, bad))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::packed::{random_positions, PackedRecord};
+
+    /// Writes `positions` with a score and a result that follow from their index in the whole
+    /// list (`first` is the index of the first one).
+    fn write_packed(path: &Path, positions: &[Position], first: usize) {
+        let bytes: Vec<u8> = positions
+            .iter()
+            .enumerate()
+            .map(|(i, pos)| (first + i, pos))
+            .flat_map(|(i, pos)| PackedRecord::pack(pos, (i as i32 * 53) % 900 - 450, [0.0, 0.5, 1.0][i % 3]).0)
+            .collect();
+        std::fs::write(path, bytes).unwrap();
+    }
+
+    fn positions_of(set: &Dataset) -> Vec<(Vec<u16>, bool, bool, f32)> {
+        (0..set.len())
+            .map(|i| (set.inputs(i).to_vec(), set.white_to_move[i], set.mirrorable[i], set.target[i]))
+            .collect()
+    }
+
+    /// Files read one by one and appended give the same set as their concatenation read at
+    /// once, validation split and reference loss included.
+    #[test]
+    fn appended_files_read_as_their_concatenation() {
+        let dir = std::env::temp_dir().join(format!("bastion-dataset-append-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let positions = random_positions(5, 12);
+        let (head, tail) = positions.split_at(positions.len() / 3 * 2);
+        let (a, b, both) = (dir.join("a.bin"), dir.join("b.bin"), dir.join("ab.bin"));
+        write_packed(&a, head, 0);
+        write_packed(&b, tail, head.len());
+        write_packed(&both, &positions, 0);
+        // Validation every record, so the reference loss is summed over every file too.
+        for val_every in [0, 1] {
+            let (mut train, mut val, mut bad) = load(&a, 0.75, val_every).unwrap();
+            let (t, v, b2) = load(&b, 0.75, val_every).unwrap();
+            train.append(t);
+            val.append(v);
+            bad += b2;
+            let (whole_train, whole_val, whole_bad) = load(&both, 0.75, val_every).unwrap();
+            assert_eq!(positions_of(&train), positions_of(&whole_train));
+            assert_eq!(positions_of(&val), positions_of(&whole_val));
+            assert_eq!(bad, whole_bad);
+            assert!((val.reference_loss() - whole_val.reference_loss()).abs() < 1e-12);
+            assert_eq!(train.len() + val.len(), positions.len());
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -4,7 +4,7 @@
 use super::{bar, interrupt_flag};
 use anyhow::{bail, Context, Result};
 use bastion_engine::nnue::{KingLayout, Network};
-use bastion_train::{dataset, FloatNetwork, RunFiles, TrainConfig, Trainer};
+use bastion_train::{dataset, Dataset, FloatNetwork, RunFiles, TrainConfig, Trainer};
 use clap::Args;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -12,9 +12,10 @@ use std::sync::atomic::Ordering;
 /// Arguments of `bastion nnue train`.
 #[derive(Args, Debug)]
 pub(super) struct TrainArgs {
-    /// Training data: `fen,result,game[,score]` lines, or packed records (`.bin`).
-    #[arg(long)]
-    data: PathBuf,
+    /// Training data: `fen,result,game[,score]` lines, or packed records (`.bin`). Several
+    /// files (`--data a.bin b.bin`, or the option repeated) are read as one set, in order.
+    #[arg(long, required = true, num_args = 1..)]
+    data: Vec<PathBuf>,
     /// Where to write the network (the checkpoint goes next to it, extension `.ckpt`).
     #[arg(long, default_value = "bastion.nnue")]
     out: PathBuf,
@@ -30,13 +31,14 @@ pub(super) struct TrainArgs {
     /// Weight of the search score in the target (the rest is the game result).
     #[arg(long, default_value_t = 0.75)]
     lambda: f32,
-    /// Every N-th line is held out for validation (ignored with `--validation`).
+    /// Every N-th line or record of each data file is held out for validation (ignored with
+    /// `--validation`).
     #[arg(long, default_value_t = 50)]
     val_every: usize,
-    /// Validation positions from this file instead of every N-th training line. Lines of one
-    /// game are alike, so a file of other games measures generalisation more honestly.
-    #[arg(long)]
-    validation: Option<PathBuf>,
+    /// Validation positions from these files instead of every N-th training line. Lines of one
+    /// game are alike, so files of other games measure generalisation more honestly.
+    #[arg(long, num_args = 1..)]
+    validation: Vec<PathBuf>,
     /// Worker threads.
     #[arg(long, default_value_t = 1)]
     threads: usize,
@@ -75,6 +77,15 @@ fn parse_king_layout(name: &str) -> Result<KingLayout, String> {
     KingLayout::by_name(name).ok_or_else(|| format!("unknown king layout '{name}' (none, kings4, mirror4)"))
 }
 
+/// The data files for a message: the one path, or the first and how many more.
+fn describe(paths: &[PathBuf]) -> String {
+    match paths {
+        [one] => one.display().to_string(),
+        [first, rest @ ..] => format!("{} and {} more files", first.display(), rest.len()),
+        [] => String::new(),
+    }
+}
+
 /// Runs `bastion nnue train`.
 pub(super) fn run(a: TrainArgs) -> Result<()> {
     if a.epochs == 0 || a.batch == 0 || a.threads == 0 {
@@ -86,18 +97,24 @@ pub(super) fn run(a: TrainArgs) -> Result<()> {
     if !(a.bucket_lr >= 0.0 && a.bucket_lr.is_finite()) {
         bail!("--bucket-lr must be a number from 0 up");
     }
-    let val_every = if a.validation.is_some() { 0 } else { a.val_every };
+    let val_every = if a.validation.is_empty() { a.val_every } else { 0 };
     let reading = std::time::Instant::now();
-    let (data, mut val, mut bad) =
-        dataset::load(&a.data, a.lambda, val_every).with_context(|| format!("reading {}", a.data.display()))?;
-    if let Some(path) = &a.validation {
+    let (mut data, mut val, mut bad) = (Dataset::default(), Dataset::default(), 0);
+    for path in &a.data {
+        let (train, held_out, b) =
+            dataset::load(path, a.lambda, val_every).with_context(|| format!("reading {}", path.display()))?;
+        data.append(train);
+        val.append(held_out);
+        bad += b;
+    }
+    for path in &a.validation {
         let (_, held_out, b) =
             dataset::load(path, a.lambda, 1).with_context(|| format!("reading {}", path.display()))?;
-        val = held_out;
+        val.append(held_out);
         bad += b;
     }
     if data.is_empty() {
-        bail!("no usable positions in {}", a.data.display());
+        bail!("no usable positions in {}", describe(&a.data));
     }
     let read_seconds = reading.elapsed().as_secs_f64();
     let run = RunFiles::next_to(&a.out);
