@@ -12,7 +12,7 @@
 //! on a silent rank 0 the same way.
 //!
 //! The queue ([`distribute`], [`serve`]) is written against the small [`Transport`] trait. The
-//! MPI transport, [`world::MpiWorld`], exists only with the cargo feature `mpi`; without it the
+//! MPI transport, `world::MpiWorld`, exists only with the cargo feature `mpi`; without it the
 //! crate builds with cargo alone, and [`transport::local_world`] runs the same queue between
 //! threads (the tests use it).
 //!

@@ -5,7 +5,7 @@
 //! exchanges the predecessor updates that fall in other ranks' slices once per level (in
 //! batches of at most a million frontier positions); rank 0 gathers the values and writes the
 //! file, byte-identical to `bastion tb gen`'s. This module holds what does not need MPI (the
-//! report rank 0 prints); the MPI [`Exchange`](bastion_tablebase::partition::Exchange) is
+//! report rank 0 prints); the MPI [`Exchange`] is
 //! `MpiExchange` (feature `mpi`).
 
 use bastion_tablebase::partition::{Exchange, ExchangeError, LevelTraffic, SlicedBuild};

@@ -4,7 +4,7 @@ use std::sync::mpsc::{channel, Receiver, Sender};
 
 /// One rank's view of the job: its number, the number of ranks, and byte messages.
 ///
-/// Implemented by [`crate::world::MpiWorld`] (feature `mpi`) and, between threads of one
+/// Implemented by `crate::world::MpiWorld` (feature `mpi`) and, between threads of one
 /// process, by [`LocalTransport`].
 pub trait Transport {
     /// This rank, from 0.

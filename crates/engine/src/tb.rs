@@ -1,8 +1,8 @@
 //! The engine's view of endgame tablebases: the shared prober trait and value of
 //! the core, so that the search consults any tables (Bastion's DTM tables, Syzygy,
 //! both) without depending on the code that reads them; and how a search uses them:
-//! which positions it probes ([`ProbeRule`], Stockfish's `SyzygyProbeLimit` and
-//! `SyzygyProbeDepth`) and which root moves it searches ([`rank_root`]).
+//! which positions it probes (`ProbeRule`, Stockfish's `SyzygyProbeLimit` and
+//! `SyzygyProbeDepth`) and which root moves it searches (`rank_root`).
 
 pub use bastion_core::tablebase::{TablebaseProbe, Wdl};
 

@@ -3,7 +3,7 @@
 //! With every non-terminal leaf scored 0 and mate scored by distance, an
 //! alpha-beta search whose window sits just below "mate in n" can only return
 //! "at least mate in n" or "at most 0"; it is therefore exactly the AND/OR
-//! search below ([`Solver::attack`] / [`Solver::defend`]), minus the score
+//! search below (`Solver::attack` / `Solver::defend`), minus the score
 //! bookkeeping. Iterating n = 1, 2, … makes the first mate found the shortest.
 //!
 //! Repetitions need no special value: a mate that passes twice through the

@@ -4,7 +4,7 @@
 //!
 //! Each index takes two bits (0 draw or illegal, 1 win, 2 loss for the side
 //! to move), 32 positions per `u64`, uncompressed so a probe is one load.
-//! File `<ENDING>.bwdl`: magic `BSTNWDL\n`, version u32, name [16], size
+//! File `<ENDING>.bwdl`: magic `BSTNWDL\n`, version u32, name `[16]`, size
 //! u64, CRC-32 of the words u32, then 2 × ceil(size/32) little-endian u64.
 //! Version 2 indexes like the table files `tb gen` writes (like men folded);
 //! version 1 files, indexed with like men unfolded, are still read.

@@ -4,7 +4,7 @@
 //!   (DTC) or distance-to-zeroing (DTZ, [`metric`]) tables, Algorithm B
 //!   (Bratko 1978, §2) with move counters, for any material up to six men (pawns
 //!   and en passant included, castling excluded; six men where memory allows).
-//! * [`format`]: the compressed, checksummed file format (see
+//! * [`mod@format`]: the compressed, checksummed file format (see
 //!   `docs/tablebase-format.md`).
 //! * [`probe`]: [`Tablebases`], the thread-safe probing API for engines and tools.
 //! * [`bitbase`]: 2-bit win/draw/loss bitbases derived from DTM tables, and the

@@ -171,7 +171,7 @@ pub fn evaluate_by(
 
 /// The mop-up share (side to move's view) of what [`evaluate_by`] returns for `pos`, so
 /// that the `MopUp` ablation switch can take it back: the hand-written evaluation adds
-/// [`endgame::mop_up`], the network does not.
+/// `endgame::mop_up`, the network does not.
 pub fn mop_up_included(pos: &Position, net_loaded: bool) -> i32 {
     if net_loaded && !prefers_hand_written(pos) {
         return 0;
