@@ -181,6 +181,36 @@ pub fn load(path: &Path, lambda: f32, val_every: usize) -> std::io::Result<(Data
     Ok((train, val, bad))
 }
 
+/// A data file that could not be read, named.
+#[derive(Debug, thiserror::Error)]
+#[error("reading {}", path.display())]
+pub struct LoadError {
+    /// The file.
+    pub path: std::path::PathBuf,
+    /// Why it could not be read.
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// Reads several data files as one set, in order ([`load`] on each, the sets appended): the
+/// training set, the validation set and the number of bad lines or records of them all.
+pub fn load_all<P: AsRef<Path>>(
+    paths: &[P],
+    lambda: f32,
+    val_every: usize,
+) -> Result<(Dataset, Dataset, usize), LoadError> {
+    let (mut train, mut val, mut bad) = (Dataset::default(), Dataset::default(), 0);
+    for path in paths {
+        let path = path.as_ref();
+        let (t, v, b) =
+            load(path, lambda, val_every).map_err(|source| LoadError { path: path.to_path_buf(), source })?;
+        train.append(t);
+        val.append(v);
+        bad += b;
+    }
+    Ok((train, val, bad))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

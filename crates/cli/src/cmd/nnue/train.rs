@@ -4,7 +4,7 @@
 use super::{bar, interrupt_flag};
 use anyhow::{bail, Context, Result};
 use bastion_engine::nnue::{KingLayout, Network};
-use bastion_train::{dataset, Dataset, FloatNetwork, RunFiles, TrainConfig, Trainer};
+use bastion_train::{dataset, FloatNetwork, RunFiles, TrainConfig, Trainer};
 use clap::Args;
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
@@ -99,18 +99,11 @@ pub(super) fn run(a: TrainArgs) -> Result<()> {
     }
     let val_every = if a.validation.is_empty() { a.val_every } else { 0 };
     let reading = std::time::Instant::now();
-    let (mut data, mut val, mut bad) = (Dataset::default(), Dataset::default(), 0);
-    for path in &a.data {
-        let (train, held_out, b) =
-            dataset::load(path, a.lambda, val_every).with_context(|| format!("reading {}", path.display()))?;
-        data.append(train);
-        val.append(held_out);
-        bad += b;
-    }
-    for path in &a.validation {
-        let (_, held_out, b) =
-            dataset::load(path, a.lambda, 1).with_context(|| format!("reading {}", path.display()))?;
-        val.append(held_out);
+    let (data, mut val, mut bad) = dataset::load_all(&a.data, a.lambda, val_every)?;
+    if !a.validation.is_empty() {
+        // Every position of a validation file is held out (and `data` held none out).
+        let (_, held_out, b) = dataset::load_all(&a.validation, a.lambda, 1)?;
+        val = held_out;
         bad += b;
     }
     if data.is_empty() {
