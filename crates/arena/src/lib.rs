@@ -5,6 +5,7 @@
 //! * [`book`]: Polyglot opening books: keys, probing, writing, building
 //!   from PGN and learning from match results;
 //! * [`pgn`]: reading and writing PGN games;
+//! * [`conversion`]: how each engine's clear advantages (and disadvantages) in PGN games ended;
 //! * [`paired`]: two versions of an engine compared game by game on the same openings and
 //!   colours against the same opponent;
 //! * [`rating`]: ratings of many players from their games (as Ordo computes
@@ -23,6 +24,7 @@
 #![warn(missing_docs)]
 
 pub mod book;
+pub mod conversion;
 pub mod openings;
 pub mod paired;
 pub mod pgn;

@@ -26,6 +26,8 @@ enum Command {
     Paired(cmd::paired::PairedArgs),
     /// How each engine spent its clock in PGN games: time and depth a move, lowest clock, profile.
     Timeuse(cmd::timeuse::TimeUseArgs),
+    /// How each engine's clear advantages and disadvantages in PGN games ended (conversion).
+    Conversion(cmd::conversion::ConversionArgs),
     /// Run an EPD test suite (bm/am/dm) on a UCI engine: solved count, times, table.
     Epd(cmd::epd::EpdArgs),
     /// Polyglot opening books: build from PGN, probe, learn from games.
@@ -83,6 +85,7 @@ fn main() -> std::process::ExitCode {
         Some(Command::Rate(args)) => cmd::rate::run(args),
         Some(Command::Paired(args)) => cmd::paired::run(args),
         Some(Command::Timeuse(args)) => cmd::timeuse::run(args),
+        Some(Command::Conversion(args)) => cmd::conversion::run(args),
         Some(Command::Epd(args)) => cmd::epd::run(args),
         Some(Command::Book(args)) => cmd::book::run(args),
         Some(Command::Perft(args)) => cmd::perft::run(args),

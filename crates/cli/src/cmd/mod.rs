@@ -4,6 +4,7 @@ pub mod bench;
 pub mod book;
 #[cfg(feature = "mpi")]
 pub mod cluster;
+pub mod conversion;
 pub mod epd;
 pub mod fortress;
 pub mod match_cmd;
