@@ -1,26 +1,9 @@
 //! `bastion conversion` as a user runs it: each engine's clear advantages from a PGN file's
 //! move comments, as lines and as JSON, from a file or standard input, and clear errors.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-const BASTION: &str = env!("CARGO_BIN_EXE_bastion");
-
-fn bastion(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(BASTION)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run bastion");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{bastion_with_input as bastion, text};
 
 /// A is clearly ahead in both games: it mates in the first (Scholar's mate) and lets the
 /// second go to a repetition draw; B is clearly behind in the first.

@@ -2,6 +2,9 @@
 //! several data files read as one;
 //! `bastion nnue positions`: quiet positions from PGN games.
 
+mod common;
+
+use common::bastion;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -205,10 +208,6 @@ fn pgn_games_give_quiet_unique_positions_with_their_results() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("none.pgn"));
     std::fs::remove_dir_all(&d).ok();
-}
-
-fn bastion(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_bastion")).args(args).output().expect("run bastion")
 }
 
 #[test]

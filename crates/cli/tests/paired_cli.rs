@@ -1,18 +1,10 @@
 //! `bastion paired` as a user runs it: two versions' games against the same opponent
 //! compared game by game, as lines and JSON, and clear errors.
 
+mod common;
+
+use common::{bastion, text};
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-const BASTION: &str = env!("CARGO_BIN_EXE_bastion");
-
-fn bastion(args: &[&str]) -> Output {
-    Command::new(BASTION).args(args).output().expect("run bastion")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 /// A PGN file of this test's own: one game per `(opening move, white, black, result)`, each
 /// from the position after that first move.

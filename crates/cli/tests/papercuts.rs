@@ -4,15 +4,13 @@
 //! a suite's mean depth without mate positions, a readable Progressive self-play
 //! report, and no option that does nothing.
 
+mod common;
+
+use common::{bastion, BASTION};
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
-const BASTION: &str = env!("CARGO_BIN_EXE_bastion");
 const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
-fn bastion(args: &[&str]) -> Output {
-    Command::new(BASTION).args(args).output().expect("run bastion")
-}
 
 fn stdout(out: &Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()

@@ -1,10 +1,8 @@
 //! `bastion perft`: one position, a suite limited with `--depth`, a failing suite and bad input.
 
-use std::process::Command;
+mod common;
 
-fn bastion(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_bastion")).args(args).output().expect("run bastion")
-}
+use common::bastion;
 
 fn suite_file(name: &str, text: &str) -> std::path::PathBuf {
     let file = std::env::temp_dir().join(format!("bastion-perft-{name}-{}.perft", std::process::id()));

@@ -1,18 +1,10 @@
 //! `bastion rate` as a user runs it: ratings from PGN files with an anchor, the JSON
 //! document, and clear errors for results that fix no rating and for bad arguments.
 
+mod common;
+
+use common::{bastion, text};
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-const BASTION: &str = env!("CARGO_BIN_EXE_bastion");
-
-fn bastion(args: &[&str]) -> Output {
-    Command::new(BASTION).args(args).output().expect("run bastion")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
 
 /// A PGN file of this test's own: one game per `(white, black, result)`.
 fn pgn_file(name: &str, games: &[(&str, &str, &str)]) -> PathBuf {

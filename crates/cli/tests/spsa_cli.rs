@@ -1,14 +1,10 @@
 //! `bastion spsa` as a user runs it: a short run against the test engine, its resumable state
 //! file, and clear errors for bad parameter files and missing limits.
 
+mod common;
+
+use common::bastion;
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-const BASTION: &str = env!("CARGO_BIN_EXE_bastion");
-
-fn bastion(args: &[&str]) -> Output {
-    Command::new(BASTION).args(args).output().expect("run bastion")
-}
 
 fn temp(name: &str, text: Option<&str>) -> PathBuf {
     let path = std::env::temp_dir().join(format!("bastion-spsa-cli-{}-{name}", std::process::id()));

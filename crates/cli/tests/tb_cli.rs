@@ -1,11 +1,9 @@
 //! `bastion tb`: a sampled verify visits about 1/N of the positions of a full one; probe answers
 //! from generated tables and says how to generate a missing one.
 
-use std::process::Command;
+mod common;
 
-fn bastion(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_bastion")).args(args).output().expect("run bastion")
-}
+use common::bastion;
 
 fn checked(out: &std::process::Output) -> u64 {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));

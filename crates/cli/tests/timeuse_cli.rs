@@ -1,26 +1,9 @@
 //! `bastion timeuse` as a user runs it: each engine's clock use from a PGN file's move
 //! comments, as lines and as JSON, from a file or standard input, and clear errors.
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
-const BASTION: &str = env!("CARGO_BIN_EXE_bastion");
-
-fn bastion(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(BASTION)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run bastion");
-    child.stdin.take().unwrap().write_all(stdin.as_bytes()).unwrap();
-    child.wait_with_output().unwrap()
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use common::{bastion_with_input as bastion, text};
 
 /// Two games at 4+1 (an even share of the clock is 4/40 + 1 = 1.1 s): A spends 2.2 s and
 /// 1.1 s a move, B 0.55 s; the second game gives B its own, slower clock (time odds).

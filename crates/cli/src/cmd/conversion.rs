@@ -1,9 +1,8 @@
 //! `bastion conversion`: how each engine's clear advantages and disadvantages in PGN games
 //! ended, from the scores in the move comments that `bastion match` and cutechess-cli write.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use bastion_arena::conversion::{Advantage, Conversion};
-use bastion_arena::pgn::for_each_game;
 use clap::Args;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -37,17 +36,12 @@ pub fn run(args: ConversionArgs) -> Result<()> {
     let adv = Advantage { pawns: args.pawns, moves: args.moves };
     let mut engines: BTreeMap<String, Conversion> = BTreeMap::new();
     let mut games = 0u64;
-    for path in &args.pgn {
-        let source = super::open_input(path)?;
-        for_each_game(source, |game| {
-            games += 1;
-            for (name, c) in Conversion::of_pgn_game(&game, &adv) {
-                engines.entry(name).or_default().merge(&c);
-            }
-            true
-        })
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    }
+    super::for_each_pgn_game(&args.pgn, |game| {
+        games += 1;
+        for (name, c) in Conversion::of_pgn_game(&game, &adv) {
+            engines.entry(name).or_default().merge(&c);
+        }
+    })?;
     if args.json {
         let doc = serde_json::json!({ "games": games, "advantage": adv, "engines": engines });
         println!("{}", serde_json::to_string_pretty(&doc)?);

@@ -21,6 +21,23 @@ pub mod timeuse;
 pub mod tune;
 pub mod uci;
 
+/// Calls `f` with every game of the PGN files in `paths` in order (`-` reads standard
+/// input); a file that cannot be opened or read is an error that names it.
+pub fn for_each_pgn_game(
+    paths: &[std::path::PathBuf],
+    mut f: impl FnMut(bastion_arena::pgn::PgnGame),
+) -> anyhow::Result<()> {
+    use anyhow::Context;
+    for path in paths {
+        bastion_arena::pgn::for_each_game(open_input(path)?, |game| {
+            f(game);
+            true
+        })
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    }
+    Ok(())
+}
+
 /// A PGN (or other text) input named on the command line: standard input for `-`, else a
 /// regular file, streamed (a FIFO or a directory is refused rather than waited on).
 pub fn open_input(path: &std::path::Path) -> anyhow::Result<Box<dyn std::io::Read>> {

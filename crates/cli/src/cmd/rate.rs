@@ -1,7 +1,6 @@
 //! `bastion rate`: ratings of every player in PGN files, anchored to given ratings.
 
 use anyhow::{bail, Context, Result};
-use bastion_arena::pgn::for_each_game;
 use bastion_arena::rating::{FitOptions, RatingPool, Ratings};
 use clap::Args;
 use std::path::PathBuf;
@@ -45,15 +44,10 @@ pub fn run(args: RateArgs) -> Result<()> {
     let anchors = args.anchors.iter().map(|a| parse_anchor(a)).collect::<Result<Vec<_>>>()?;
     let mut pool = RatingPool::new();
     let (mut read, mut skipped) = (0u64, 0u64);
-    for path in &args.pgn {
-        let source = super::open_input(path)?;
-        for_each_game(source, |game| {
-            read += 1;
-            skipped += u64::from(!pool.add_pgn_game(&game));
-            true
-        })
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    }
+    super::for_each_pgn_game(&args.pgn, |game| {
+        read += 1;
+        skipped += u64::from(!pool.add_pgn_game(&game));
+    })?;
     let options = FitOptions { anchors, average: args.average, confidence: args.confidence };
     let ratings = pool.fit(&options).context("cannot fit ratings")?;
     if args.json {

@@ -1,8 +1,7 @@
 //! `bastion timeuse`: how each engine spent its clock in PGN games, from the move comments
 //! (`score/depth time`) that `bastion match` and cutechess-cli write.
 
-use anyhow::{Context, Result};
-use bastion_arena::pgn::for_each_game;
+use anyhow::Result;
 use bastion_arena::time_use::TimeUse;
 use clap::Args;
 use std::collections::BTreeMap;
@@ -24,19 +23,14 @@ pub struct TimeUseArgs {
 pub fn run(args: TimeUseArgs) -> Result<()> {
     let mut engines: BTreeMap<String, TimeUse> = BTreeMap::new();
     let mut games = 0u64;
-    for path in &args.pgn {
-        let source = super::open_input(path)?;
-        for_each_game(source, |game| {
-            games += 1;
-            for (name, t) in TimeUse::of_pgn_game(&game) {
-                if t.moves > 0 {
-                    engines.entry(name).or_default().merge(&t);
-                }
+    super::for_each_pgn_game(&args.pgn, |game| {
+        games += 1;
+        for (name, t) in TimeUse::of_pgn_game(&game) {
+            if t.moves > 0 {
+                engines.entry(name).or_default().merge(&t);
             }
-            true
-        })
-        .with_context(|| format!("cannot read {}", path.display()))?;
-    }
+        }
+    })?;
     if args.json {
         let doc = serde_json::json!({ "games": games, "time_use": engines });
         println!("{}", serde_json::to_string_pretty(&doc)?);
