@@ -303,3 +303,40 @@ fn report_err(out: &std::process::Output) -> String {
     assert!(!out.status.success(), "should fail");
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
+
+#[test]
+fn stats_count_men_results_and_scores_of_data_and_games() {
+    let d = dir("stats");
+    let data = d.join("d.csv");
+    std::fs::write(
+        &data,
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1,1,0,40\n8/8/4k3/8/8/3K4/4P3/8 w - - 0 60,0.5,1,-260\n",
+    )
+    .unwrap();
+    let out = bastion(&["nnue", "stats", "--data", data.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "2 positions (0 unreadable)");
+    assert_eq!(lines[1], "men on the board: 2–5 50.0 %, 6–8 0.0 %, 9–12 0.0 %, 13–20 0.0 %, 21–32 50.0 %");
+    assert_eq!(lines[2], "White's results: won 50.0 %, drawn 50.0 %, lost 0.0 %");
+    assert_eq!(lines[3], "mean size of the scores: 1.50 pawns (2 scored)");
+
+    // A PGN game: the positions before each move, with the game's result and no scores.
+    let pgn = d.join("g.pgn");
+    std::fs::write(&pgn, "[White \"a\"]\n[Black \"b\"]\n[Result \"0-1\"]\n\n1. f3 e5 2. g4 Qh4# 0-1\n").unwrap();
+    let out = bastion(&["nnue", "stats", "--pgn", pgn.to_str().unwrap(), "--json"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["positions"], 4);
+    assert_eq!(doc["white_results"]["lost"], 4);
+    assert_eq!(doc["scored"], 0);
+
+    let out = bastion(&["nnue", "stats"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--data"));
+    let out = bastion(&["nnue", "stats", "--data", d.join("missing.bin").to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("missing.bin"));
+    std::fs::remove_dir_all(&d).ok();
+}

@@ -10,6 +10,7 @@
 //! - [`dataset`], [`network`] and [`trainer`] fit the engine's neural network to them
 //!   and write it in the format [`bastion_engine::nnue::Network`] reads; [`checkpoint`]
 //!   keeps a run's files so that it can be continued.
+//! - [`stats`] counts what a data file holds (men on the board, results, scores).
 //! - [`texel`] fits the hand-written evaluation's weights to game results.
 
 #![warn(missing_docs)]
@@ -22,6 +23,7 @@ pub mod network;
 pub mod packed;
 pub mod positions;
 pub mod selfplay;
+pub mod stats;
 pub mod texel;
 pub mod trainer;
 

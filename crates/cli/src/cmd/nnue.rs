@@ -16,7 +16,9 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+mod stats;
 mod train;
+use stats::StatsArgs;
 use train::TrainArgs;
 
 /// Arguments of `bastion nnue`.
@@ -37,6 +39,8 @@ enum NnueCommand {
     /// Convert data between `fen,result,game,score` lines and 32-byte packed records
     /// (marlinformat), each way as the names say (`.bin`: packed).
     Convert(ConvertArgs),
+    /// What data files or PGN games hold: positions by men on the board, results, scores.
+    Stats(StatsArgs),
 }
 
 #[derive(Args, Debug)]
@@ -97,6 +101,7 @@ pub fn run(args: NnueArgs) -> Result<()> {
         NnueCommand::Train(a) => train::run(a),
         NnueCommand::Positions(a) => positions(a),
         NnueCommand::Convert(a) => convert(a),
+        NnueCommand::Stats(a) => stats::run(a),
     }
 }
 
