@@ -9,6 +9,7 @@
 //! (`+1.25/17 0.210s`, `-M4/12 0.050s`).
 
 use crate::pgn::PgnGame;
+use crate::stats::{GameResult, Wdl};
 use bastion_core::game::Termination;
 use bastion_core::Color;
 use serde::Serialize;
@@ -50,54 +51,15 @@ pub fn score_of_comment(comment: &str) -> Option<f64> {
     (v.is_finite() && v.abs() < MATE_PAWNS).then_some(sign * v)
 }
 
-/// Wins, draws and losses of a set of games, from one engine's side.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct Tally {
-    /// Games won.
-    pub wins: u64,
-    /// Games drawn.
-    pub draws: u64,
-    /// Games lost.
-    pub losses: u64,
-}
-
-impl Tally {
-    /// Games counted.
-    pub fn games(&self) -> u64 {
-        self.wins + self.draws + self.losses
-    }
-
-    /// Points a game (a win 1, a draw ½), `None` without games.
-    pub fn score(&self) -> Option<f64> {
-        let n = self.games();
-        (n > 0).then(|| (self.wins as f64 + 0.5 * self.draws as f64) / n as f64)
-    }
-
-    fn add(&mut self, points: Option<f64>) {
-        match points {
-            Some(p) if p > 0.75 => self.wins += 1,
-            Some(p) if p < 0.25 => self.losses += 1,
-            Some(_) => self.draws += 1,
-            None => {}
-        }
-    }
-
-    fn merge(&mut self, other: &Tally) {
-        self.wins += other.wins;
-        self.draws += other.draws;
-        self.losses += other.losses;
-    }
-}
-
 /// One engine's clear advantages and disadvantages over a set of games ([`Conversion::merge`]).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Conversion {
     /// Finished games the engine played.
     pub games: u64,
     /// Games in which it was clearly ahead, by their result.
-    pub ahead: Tally,
+    pub ahead: Wdl,
     /// Games in which it was clearly behind, by their result.
-    pub behind: Tally,
+    pub behind: Wdl,
     /// How the games that it was clearly ahead in and did not win ended (see [`ending`]).
     pub ahead_not_won_endings: BTreeMap<String, u64>,
     /// For those games, the fifty-move counter (halfmoves since a capture or pawn move) at its
@@ -115,12 +77,12 @@ impl Conversion {
         let end = ending(game);
         for side in [Color::White, Color::Black] {
             let name = game.header(if side == Color::White { "White" } else { "Black" }).unwrap_or("?");
-            let points = match winner {
-                None => 0.5,
-                Some(w) if w == side => 1.0,
-                Some(_) => 0.0,
+            let result = match winner {
+                None => GameResult::Draw,
+                Some(w) if w == side => GameResult::Win,
+                Some(_) => GameResult::Loss,
             };
-            let c = Conversion::of_side(game, side, points, advantage, &end);
+            let c = Conversion::of_side(game, side, result, advantage, &end);
             match sides.iter_mut().find(|(n, _)| n == name) {
                 Some((_, mine)) => mine.merge(&c),
                 None => sides.push((name.to_string(), c)),
@@ -129,7 +91,7 @@ impl Conversion {
         sides
     }
 
-    fn of_side(game: &PgnGame, side: Color, points: f64, adv: &Advantage, end: &str) -> Conversion {
+    fn of_side(game: &PgnGame, side: Color, result: GameResult, adv: &Advantage, end: &str) -> Conversion {
         let mut c = Conversion { games: 1, ..Conversion::default() };
         let (mut up, mut down) = (0u32, 0u32);
         let (mut was_ahead, mut was_behind) = (false, false);
@@ -150,14 +112,14 @@ impl Conversion {
             pos = pos.play(m);
         }
         if was_ahead {
-            c.ahead.add(Some(points));
-            if points < 1.0 {
+            c.ahead.record(result);
+            if result != GameResult::Win {
                 *c.ahead_not_won_endings.entry(end.to_string()).or_default() += 1;
                 c.ahead_not_won_counters.extend(last_ahead_counter);
             }
         }
         if was_behind {
-            c.behind.add(Some(points));
+            c.behind.record(result);
         }
         c
     }
@@ -276,7 +238,7 @@ mod tests {
         let sides = Conversion::of_pgn_game(&games[0], &adv);
         let a = &sides.iter().find(|(n, _)| n == "A").unwrap().1;
         assert_eq!(a.games, 1);
-        assert_eq!(a.ahead, Tally { wins: 0, draws: 1, losses: 0 });
+        assert_eq!(a.ahead, Wdl::new(0, 1, 0));
         assert_eq!(a.behind.games(), 0);
         assert_eq!(a.ahead_not_won_endings.get("repetition"), Some(&1));
         // Its last move at +1 or more (+2.70) was 3. Nf3, after four knight moves.

@@ -22,9 +22,9 @@ pub struct DataStats {
     /// Positions whose game White won, drew and lost (positions without a result are not
     /// counted).
     pub results: [u64; 3],
-    /// Positions with a score, and the sum of the scores' sizes in centipawns.
+    /// Positions with a score.
     pub scored: u64,
-    /// Sum of `|score|` over the scored positions.
+    /// Sum of `|score|`, in centipawns, over the scored positions.
     pub abs_score_sum: f64,
 }
 

@@ -122,7 +122,7 @@ fn los_normal(dist: &[(f64, u64)]) -> Option<f64> {
 
 /// Win/draw/loss counts of the engine under test: the trinomial model,
 /// which treats every game as an independent sample.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct Wdl {
     /// Games won.
     pub wins: u64,

@@ -15,10 +15,10 @@ pub struct ConversionArgs {
     #[arg(required = true)]
     pgn: Vec<PathBuf>,
     /// A clear advantage: the engine's own score at least this many pawns …
-    #[arg(long, default_value_t = 2.0)]
+    #[arg(long, default_value_t = Advantage::default().pawns)]
     pawns: f64,
     /// … for at least this many of its scored moves in a row.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = Advantage::default().moves)]
     moves: u32,
     /// Print one JSON document instead of the lines.
     #[arg(long)]
