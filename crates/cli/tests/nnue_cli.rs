@@ -340,3 +340,46 @@ fn stats_count_men_results_and_scores_of_data_and_games() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing.bin"));
     std::fs::remove_dir_all(&d).ok();
 }
+
+#[test]
+fn self_play_starts_from_the_positions_of_a_file() {
+    let d = dir("starts");
+    let starts = d.join("endings.epd");
+    std::fs::write(&starts, "8/5k2/8/3p4/8/2R5/5K2/8 w - - id \"rook\";\n8/8/3k4/8/2PK4/8/8/8 b - - id \"pawn\";\n")
+        .unwrap();
+    let csv = d.join("end.csv");
+    let r = report(&bastion(&[
+        "tune",
+        "--generate",
+        "4",
+        "--starts",
+        starts.to_str().unwrap(),
+        "--random-plies",
+        "0",
+        "--nodes",
+        "200",
+        "--seed",
+        "3",
+        "--json",
+        "--data",
+        csv.to_str().unwrap(),
+    ]));
+    assert_eq!(r["new_games"], 4, "{r}");
+    let text = std::fs::read_to_string(&csv).unwrap();
+    assert!(!text.is_empty());
+    for line in text.lines() {
+        let board = line.split(' ').next().unwrap();
+        assert!(board.chars().filter(char::is_ascii_alphabetic).count() <= 4, "not from a start: {line}");
+    }
+    let bad = report_err(&bastion(&[
+        "tune",
+        "--generate",
+        "1",
+        "--starts",
+        d.join("none.epd").to_str().unwrap(),
+        "--data",
+        d.join("x.csv").to_str().unwrap(),
+    ]));
+    assert!(bad.contains("none.epd"), "{bad}");
+    std::fs::remove_dir_all(&d).ok();
+}

@@ -11,6 +11,8 @@
 //! A `.bin` file gets 32-byte [`PackedRecord`]s instead of lines (score always included),
 //! with the index [`index_path`] that resuming reads. With [`GenConfig::tablebase`] a game
 //! ends when a capture or pawn move reaches a position the tables cover, with their result.
+//! With [`GenConfig::starts`] games begin from given positions (an opening book, or endings
+//! to be played out) instead of the standard start position.
 
 use crate::packed::{index_path, read_index, DataFormat, PackedRecord, RECORD_BYTES};
 use bastion_core::rng::{splitmix64, Rng};
@@ -39,6 +41,11 @@ pub struct GenConfig {
     /// Tables that end a game with their result once it reaches them (see
     /// [`play_game`]); `None` plays every game out.
     pub tablebase: Option<Arc<dyn TablebaseProbe>>,
+    /// Positions games start from instead of the standard one: game `g` starts from
+    /// position `g` modulo their number (so a game still depends only on its number), then
+    /// plays the random plies. `None` (or an empty list) starts every game from the start
+    /// position.
+    pub starts: Option<Arc<Vec<Position>>>,
 }
 
 impl std::fmt::Debug for GenConfig {
@@ -49,13 +56,14 @@ impl std::fmt::Debug for GenConfig {
             .field("seed", &self.seed)
             .field("scores", &self.scores)
             .field("tablebase_men", &self.tablebase.as_ref().map(|t| t.max_pieces()))
+            .field("starts", &self.starts.as_ref().map(|s| s.len()))
             .finish()
     }
 }
 
 impl Default for GenConfig {
     fn default() -> Self {
-        GenConfig { nodes: 3000, random_plies: 8, seed: 0x5EED, scores: false, tablebase: None }
+        GenConfig { nodes: 3000, random_plies: 8, seed: 0x5EED, scores: false, tablebase: None, starts: None }
     }
 }
 
@@ -114,10 +122,18 @@ impl GameRecord {
 pub fn play_game(game: u64, cfg: &GenConfig, engine: &mut Engine) -> GameRecord {
     let mut rng = Rng::new(cfg.seed ^ splitmix64(game));
     let mut attempt = 0;
-    // A random opening that is not already lopsided.
+    let first = match cfg.starts.as_deref() {
+        Some(starts) if !starts.is_empty() => starts[(game % starts.len() as u64) as usize].clone(),
+        _ => Position::startpos(),
+    };
+    // A random opening that is not already lopsided. Without random plies the given start
+    // is played as it is, lopsided or not: a book's or an ending's balance is its own.
     let start = loop {
         attempt += 1;
-        let mut pos = Position::startpos();
+        let mut pos = first.clone();
+        if cfg.random_plies == 0 {
+            break pos;
+        }
         let mut ok = true;
         for _ in 0..cfg.random_plies {
             let moves = pos.legal_moves();
@@ -416,6 +432,27 @@ mod tests {
         assert!(t.error() < before, "{} !< {}", t.error(), before);
         let src = format_weights(&t.rounded(), "test");
         assert!(src.contains("pub static WEIGHTS"));
+    }
+
+    #[test]
+    fn games_start_from_the_given_positions() {
+        // A rook ending and a pawn ending: game `g` plays start `g % 2` as it is.
+        let starts: Vec<Position> = ["8/5k2/8/3p4/8/2R5/5K2/8 w - - 0 40", "8/8/3k4/8/2PK4/8/8/8 b - - 0 50"]
+            .iter()
+            .map(|fen| Position::from_fen(fen).unwrap())
+            .collect();
+        let cfg =
+            GenConfig { nodes: 300, random_plies: 0, seed: 3, starts: Some(Arc::new(starts)), ..GenConfig::default() };
+        let mut e = Engine::new(EngineOptions { hash_mb: 1, ..EngineOptions::default() });
+        for g in 0..4 {
+            let rec = play_game(g, &cfg, &mut e);
+            assert!(!rec.samples.is_empty(), "game {g} was played from its start");
+            let men = if g % 2 == 0 { 4 } else { 3 };
+            assert!(rec.samples.iter().all(|s| s.pos.occupied().count() <= men), "game {g} started elsewhere");
+            assert!(rec.samples[0].pos.fullmove_number() >= if g % 2 == 0 { 42 } else { 52 });
+        }
+        let mut fens = |g| play_game(g, &cfg, &mut e).samples.iter().map(|s| s.pos.fen()).collect::<Vec<_>>();
+        assert_eq!(fens(0), fens(2), "the same start without random plies gives the same game");
     }
 
     #[test]

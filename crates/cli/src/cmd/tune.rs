@@ -31,9 +31,16 @@ pub struct TuneArgs {
     /// Nodes per move in self-play.
     #[arg(long, default_value_t = 3000)]
     nodes: u64,
-    /// Random opening plies in self-play.
+    /// Random opening plies in self-play (played after the start position; with 0 each
+    /// start of `--starts` is played as it is).
     #[arg(long, default_value_t = 8)]
     random_plies: usize,
+    /// With --generate: start the games from the positions of this EPD or PGN file (as
+    /// `bastion match --openings` reads them; game `g` takes position `g` modulo their
+    /// number) instead of the standard start position: an opening book, or endings to be
+    /// played out.
+    #[arg(long)]
+    starts: Option<PathBuf>,
     /// Seed for the random openings.
     #[arg(long, default_value_t = 0x5EED)]
     seed: u64,
@@ -101,6 +108,12 @@ fn generate(n: u64, args: &TuneArgs) -> Result<()> {
             Probers::open(dir.as_slice(), syzygy.as_deref()).context("opening the tables for adjudication")?,
         )),
     };
+    let starts = match &args.starts {
+        Some(path) => Some(Arc::new(
+            bastion_arena::openings::load(path)?.iter().map(bastion_arena::openings::Opening::position).collect(),
+        )),
+        None => None,
+    };
     let (mut out, done) =
         DataWriter::open(&args.data, args.scores).with_context(|| format!("opening {}", args.data.display()))?;
     let todo = (0..n).filter(|g| !done.contains(g)).count() as u64;
@@ -115,6 +128,7 @@ fn generate(n: u64, args: &TuneArgs) -> Result<()> {
         seed: args.seed,
         scores: args.scores,
         tablebase,
+        starts,
     };
     let positions = AtomicU64::new(0);
     let played = AtomicU64::new(0);
