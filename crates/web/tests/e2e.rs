@@ -483,8 +483,9 @@ async fn analysis_lines_graph_and_full_game_analysis() {
     s.click("an-toggle").await;
     s.wait("document.querySelectorAll('#an-lines .pv').length === 3", "three engine lines", 20).await;
     s.wait("/depth ([6-9]|\\d\\d)/.test(document.getElementById('an-info').textContent)", "depth 6", 30).await;
-    // The best move is drawn as an arrow; the evaluation bar and number are filled.
-    assert!(s.js("return document.querySelectorAll('#board .cg-shapes line').length").await.as_u64().unwrap() >= 1);
+    // The best move is drawn as an arrow (by the board's next animation frame, so waited
+    // for rather than read at once); the evaluation bar and number are filled.
+    s.wait("document.querySelectorAll('#board .cg-shapes line').length >= 1", "best-move arrow", 5).await;
     assert_ne!(s.text("#an-eval").await, "");
     s.tab("play").await;
     // The README's picture: a 1280×900 page (the window is made taller by the browser's own frame).
