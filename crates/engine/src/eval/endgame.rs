@@ -82,7 +82,7 @@ pub(crate) fn scale(pos: &Position, strong: Color) -> Option<i32> {
     if queen_against_seventh_rank_pawn(pos, strong) {
         return Some(0);
     }
-    None
+    super::bishop_and_pawn::scale(pos)
 }
 
 /// Manhattan distance of `sq` from the four centre squares (0 there, 6 in a corner).

@@ -15,6 +15,7 @@
 //! [`Trace`], which is how the Texel tuner fits the weights; king-safety units are
 //! traced per king and the tuner differentiates through [`safety_score`].
 
+mod bishop_and_pawn;
 pub mod endgame;
 pub mod king;
 pub mod kpk;
@@ -187,8 +188,8 @@ pub fn mop_up_included(pos: &Position, net_loaded: bool) -> i32 {
 /// Positions the hand-written evaluation judges even when a network is loaded: pawnless
 /// endings of at most five men (it drives the bare king to the edge and knows which
 /// material cannot win) and the endings its endgame rules recognise ([`endgame`]: KPK,
-/// wrong rook pawn, rook v minor, frozen pawn chains, KQKP), which the fortress detector's
-/// verdicts rest on.
+/// wrong rook pawn, rook v minor, frozen pawn chains, KQKP, KBPKB), which the fortress
+/// detector's verdicts rest on.
 #[inline]
 pub fn prefers_hand_written(pos: &Position) -> bool {
     (pos.role_bb(Role::Pawn).is_empty() && pos.occupied().count() <= 5)
@@ -214,8 +215,8 @@ fn non_pawn_units(pos: &Position, c: Color) -> i32 {
 
 /// Endgame scale 0..=64 for drawish material, for the side ahead by `eg_sign`.
 /// Endgame knowledge first ([`endgame`]: wrong rook pawn, rook v minor, frozen pawn
-/// chains, KQKP), then material: K v K, K+minor v anything without pawns and KNN v K
-/// scale to 0, a small edge without pawns to 12, opposite bishops to 32.
+/// chains, KQKP, KBPKB), then material: K v K, K+minor v anything without pawns and
+/// KNN v K scale to 0, a small edge without pawns to 12, opposite bishops to 32.
 pub fn scale_factor(pos: &Position, eg: i32) -> i32 {
     let strong = if eg >= 0 { Color::White } else { Color::Black };
     endgame::scale(pos, strong).unwrap_or_else(|| material_scale(pos, strong))
