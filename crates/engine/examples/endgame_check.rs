@@ -5,9 +5,10 @@
 //! with the side to move in check, without a move or able to capture are skipped, so
 //! the judgement is of quiet positions), it prints the table's verdict, how often an
 //! endgame rule takes the position from the network ([`eval::prefers_hand_written`];
-//! in pawnless endings of five men or fewer, every position) and what the table says there, and how the network alone and the engine's whole
-//! evaluation ([`eval::evaluate_by`]) judge the position: a draw rated at 2 pawns or
-//! more, or a win rated under 1 pawn for the winner, counts as wrong.
+//! in pawnless endings of five men or fewer, every position) and what the table says
+//! there, and how the network alone and the engine's whole evaluation
+//! ([`eval::evaluate_by`]) judge the position: a draw rated at 2 pawns or more, or a win
+//! rated under 1 pawn for the winner, counts as wrong.
 //!
 //! ```text
 //! cargo run --release -p bastion-engine --example endgame_check -- DIR 2000000 KBPKB KRPKR KNPKN
@@ -80,15 +81,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("ending   quiet   table W/D/L (first side)   rule fires: on W/D/L   wrong, network: W/D/L   wrong, engine: W/D/L");
     for name in &args[2..] {
         let (m, _) = Material::parse(name)?.normalized();
+        if !tables.endings().iter().any(|(e, _)| *e == m) {
+            return Err(format!("no {name} table in {}", args[0]).into());
+        }
         let ix = Indexer::new(&m);
         let strong = Color::White;
         let mut rng: u64 = 0x9E37_79B9_7F4A_7C15;
         let mut t = Tally::default();
         let mut shown = 0;
         let mut misjudged = 0;
-        if !tables.endings().iter().any(|(e, _)| *e == m) {
-            return Err(format!("no {name} table in {}", args[0]).into());
-        }
         for _ in 0..indices {
             rng ^= rng << 13;
             rng ^= rng >> 7;

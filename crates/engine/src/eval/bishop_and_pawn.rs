@@ -7,6 +7,7 @@
 //! no use for rules of the same kind in KRPKR and KNPKN (the defending king in front of
 //! the pawn): the network already rates those draws near zero.
 
+use super::masks::FORWARD_FILE;
 use bastion_core::attacks::bishop_attacks;
 use bastion_core::{Bitboard, Color, Position, Role, Square};
 
@@ -42,13 +43,7 @@ pub(crate) fn scale(pos: &Position) -> Option<i32> {
 
 /// The squares in front of a pawn of `color` on `pawn`.
 fn path(pawn: Square, color: Color) -> Bitboard {
-    // A pawn stands on ranks 2 to 7, so neither shift leaves the board.
-    let rank = pawn.rank().index() as u32;
-    let ahead = match color {
-        Color::White => !0u64 << (8 * (rank + 1)),
-        Color::Black => !0u64 >> (8 * (8 - rank)),
-    };
-    Bitboard(ahead) & Bitboard::file(pawn.file())
+    Bitboard(FORWARD_FILE[color.index()][pawn.index()])
 }
 
 #[cfg(test)]
