@@ -138,6 +138,13 @@ pub struct SprtReport {
     pub result: &'static str,
 }
 
+/// `e` with a sign and one decimal, where an even score reads "+0.0" rather than "-0.0".
+fn signed_tenths(e: f64) -> String {
+    let tenths = (e * 10.0).round() / 10.0;
+    // Adding +0.0 turns a negative zero (an even score, or a tiny deficit rounded away) positive.
+    format!("{:+.1}", tenths + 0.0)
+}
+
 impl MatchReport {
     /// One progress line: games, W/D/L, Elo ± error, LOS, SPRT.
     pub fn summary_line(&self) -> String {
@@ -157,9 +164,9 @@ impl MatchReport {
         // A zero-width interval only means every pair so far scored the same: no error to show.
         match (self.elo, self.elo_error) {
             (Some(e), Some(err)) if e.is_finite() && err.is_finite() && err > 0.0 => {
-                s.push_str(&format!(" | Elo {e:+.1} ± {err:.1}"))
+                s.push_str(&format!(" | Elo {} ± {err:.1}", signed_tenths(e)))
             }
-            (Some(e), _) => s.push_str(&format!(" | Elo {e:+.1}")),
+            (Some(e), _) => s.push_str(&format!(" | Elo {}", signed_tenths(e))),
             _ => {}
         }
         // With pairs the Elo and LOS count finished pairs only, which mid-match can be fewer
@@ -744,6 +751,15 @@ impl Resumed {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_even_score_prints_a_positive_zero() {
+        assert_eq!(signed_tenths(-0.0), "+0.0");
+        assert_eq!(signed_tenths(-0.04), "+0.0");
+        assert_eq!(signed_tenths(-0.05), "-0.1");
+        assert_eq!(signed_tenths(92.46), "+92.5");
+        assert_eq!(signed_tenths(f64::INFINITY), "+inf");
+    }
 
     #[test]
     fn the_progress_line_says_how_many_pairs_its_elo_counts() {
