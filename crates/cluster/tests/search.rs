@@ -120,6 +120,20 @@ fn answers_as_bastion_uci_does_and_quit_ends_every_rank() {
 }
 
 #[test]
+fn go_perft_is_counted_by_rank_0_and_leaves_the_job_idle() {
+    let (job, _) = Job::start(3, &[], options());
+    job.send("position startpos\ngo perft 3");
+    let lines = job.until("Nodes searched");
+    assert_eq!(lines.last().map(String::as_str), Some("Nodes searched: 8902"), "{lines:?}");
+    assert_eq!(lines.iter().filter(|l| l.contains(": ") && !l.starts_with("Nodes")).count(), 20, "{lines:?}");
+    // No vote is waited for: the next search is answered as usual.
+    job.send("isready\ngo depth 4");
+    assert_eq!(job.until("readyok"), ["readyok"]);
+    legal(&Position::startpos(), &job.bestmove());
+    assert!(job.end(true).lost.is_empty());
+}
+
+#[test]
 fn mates_in_two_are_found_with_one_and_three_ranks() {
     // The only mates in two: 1.Nf6+ gxf6 2.Bxf7# and 1...Rg1+ 2.Nxg1 Rf1# (the engine's
     // second line is no mate, or a longer one).

@@ -24,6 +24,10 @@ use std::thread::JoinHandle;
 /// `Ok(None)` unloads. Supplied by the CLI so this crate needs no tablebase code.
 pub type TbLoader = Box<dyn Fn(&str, &str) -> Result<Option<Arc<dyn TablebaseProbe>>, String> + Send>;
 
+/// The deepest `go perft` accepted: depth 10 from the start position is already about
+/// 70 trillion leaves; deeper asks are refused rather than left running for years.
+const MAX_PERFT_DEPTH: u32 = 10;
+
 /// Engine name reported to GUIs.
 pub const ENGINE_NAME: &str = concat!("Bastion ", env!("CARGO_PKG_VERSION"));
 
@@ -456,6 +460,10 @@ impl<W: Write + Send + 'static> UciSession<W> {
 
     fn cmd_go(&mut self, args: &[&str]) {
         self.finish_search();
+        if args.first() == Some(&"perft") {
+            self.cmd_perft(args.get(1).copied());
+            return;
+        }
         let limits = self.parse_go(args);
         if let Some(m) = self.book_move(&limits) {
             self.say("info string book move");
@@ -556,6 +564,25 @@ impl<W: Write + Send + 'static> UciSession<W> {
                 self.restart_engine();
             }
         }
+    }
+
+    /// `go perft N`: the leaf count split by root move, printed as Stockfish prints it
+    /// (`e2e4: 20` a line, then `Nodes searched: N`) so that tools that compare move
+    /// generators against Stockfish (perftree and the like) can drive Bastion too. It runs
+    /// on the reading thread and prints no `bestmove`, as in Stockfish.
+    fn cmd_perft(&self, depth: Option<&str>) {
+        let Some(depth) = depth.and_then(|d| d.parse::<u32>().ok()).filter(|d| (1..=MAX_PERFT_DEPTH).contains(d))
+        else {
+            self.say(&format!("info string go perft needs a depth 1..={MAX_PERFT_DEPTH}"));
+            return;
+        };
+        let mut total = 0;
+        for (m, n) in bastion_core::perft::divide(&self.pos, depth) {
+            self.say(&format!("{}: {n}", self.pos.to_uci(m)));
+            total += n;
+        }
+        self.say("");
+        self.say(&format!("Nodes searched: {total}"));
     }
 
     fn cmd_setoption(&mut self, args: &[&str]) {

@@ -106,6 +106,26 @@ isready
 }
 
 #[test]
+fn go_perft_prints_the_divide_as_stockfish_does() {
+    // Kiwipete at depth 2: 48 root moves, 2,039 leaves (the standard perft suite).
+    let out = run_session(
+        "position fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1\ngo perft 2\nisready\n",
+    );
+    let moves: Vec<&String> = out.iter().filter(|l| l.contains(": ") && !l.starts_with("Nodes")).collect();
+    assert_eq!(moves.len(), 48, "{out:#?}");
+    let sum: u64 = moves.iter().map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap()).sum();
+    assert_eq!(sum, 2039);
+    assert!(out.contains(&"e1g1: 43".to_string()), "castling in UCI notation: {out:#?}");
+    assert!(out.contains(&"Nodes searched: 2039".to_string()), "{out:#?}");
+    assert!(!out.iter().any(|l| l.starts_with("bestmove")), "perft is not a search: {out:#?}");
+    assert_eq!(out.last().map(String::as_str), Some("readyok"));
+    // A missing, unparsable or too deep depth is refused, and no search starts.
+    let out = run_session("go perft\ngo perft x\ngo perft 0\ngo perft 99\nisready\n");
+    assert_eq!(out.iter().filter(|l| l.starts_with("info string go perft needs")).count(), 4, "{out:#?}");
+    assert!(!out.iter().any(|l| l.starts_with("bestmove") || l.starts_with("Nodes")), "{out:#?}");
+}
+
+#[test]
 fn info_lines_have_all_fields_and_multipv_lines() {
     let out = run_session(
         "setoption name MultiPV value 3\nsetoption name UCI_ShowWDL value true\nposition startpos\ngo depth 5\n",
