@@ -105,7 +105,8 @@ fn finish(mut job: Child, rx: mpsc::Receiver<String>) -> (std::process::ExitStat
         }
         if since.elapsed() > Duration::from_secs(120) {
             let _ = job.kill();
-            panic!("the job did not end within 120 s after the rank was lost: a hang");
+            let said: Vec<String> = rx.try_iter().collect();
+            panic!("the job did not end within 120 s after the rank was lost: a hang\n{}", said.join("\n"));
         }
         thread::sleep(Duration::from_millis(50));
     };

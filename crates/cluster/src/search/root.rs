@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 #[derive(Debug, Default)]
 pub struct RootEnd {
     /// The ranks left out for silence, with where they run: they cannot take part in an
-    /// orderly end of the job, so the caller ends it (`MPI_Abort`) instead of waiting for them.
+    /// orderly end of the job, so the caller ends it (`MpiWorld::abort`) instead of waiting for them.
     pub lost: Vec<(usize, Option<Peer>)>,
 }
 
