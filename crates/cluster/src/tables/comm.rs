@@ -29,7 +29,7 @@ impl Phase {
 
 /// One rank's slice exchange over `MPI_COMM_WORLD`. A collective that does not complete
 /// within the rank timeout (rank 0) or twice that plus five seconds (the others, so that rank
-/// 0 speaks first) ends the job with `MPI_Abort` after a message: a rank has died or hangs.
+/// 0 speaks first) ends the job (`MpiWorld::abort`) after a message: a rank has died or hangs.
 pub struct MpiExchange<'w> {
     world: &'w MpiWorld,
     timeout: Duration,
