@@ -138,12 +138,19 @@ impl Conversion {
     /// The report's lines for this engine (without its name), e.g.
     /// `clearly ahead in 86 of 200 games: +57 =27 −2, 66.3 % won`.
     pub fn describe(&self, adv: &Advantage) -> Vec<String> {
-        let pct = |a: u64, b: u64| if b == 0 { 0.0 } else { 100.0 * a as f64 / b as f64 };
+        // A share of no games is no figure: "0.0 % not lost" would read as every game lost.
+        let share = |a: u64, b: u64, what: &str| {
+            if b == 0 {
+                String::new()
+            } else {
+                format!(", {:.1} % {what}", 100.0 * a as f64 / b as f64)
+            }
+        };
         let a = &self.ahead;
         let b = &self.behind;
         let mut lines = vec![
             format!(
-                "ahead (own score ≥ +{:.2} for {} moves in a row) in {} of {} games: +{} ={} −{}, {:.1} % won",
+                "ahead (own score ≥ +{:.2} for {} moves in a row) in {} of {} games: +{} ={} −{}{}",
                 adv.pawns,
                 adv.moves,
                 a.games(),
@@ -151,10 +158,10 @@ impl Conversion {
                 a.wins,
                 a.draws,
                 a.losses,
-                pct(a.wins, a.games())
+                share(a.wins, a.games(), "won")
             ),
             format!(
-                "behind (≤ −{:.2} for {} moves) in {} of {} games: +{} ={} −{}, {:.1} % not lost",
+                "behind (≤ −{:.2} for {} moves) in {} of {} games: +{} ={} −{}{}",
                 adv.pawns,
                 adv.moves,
                 b.games(),
@@ -162,7 +169,7 @@ impl Conversion {
                 b.wins,
                 b.draws,
                 b.losses,
-                pct(b.wins + b.draws, b.games())
+                share(b.wins + b.draws, b.games(), "not lost")
             ),
         ];
         if !self.ahead_not_won_endings.is_empty() {

@@ -38,7 +38,7 @@ fn each_engine_gets_its_advantages_and_how_they_ended() {
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines[0], "3 games");
     assert_eq!(lines[1], "A: ahead (own score ≥ +2.00 for 2 moves in a row) in 2 of 2 games: +1 =1 −0, 50.0 % won");
-    assert_eq!(lines[2], "  behind (≤ −2.00 for 2 moves) in 0 of 2 games: +0 =0 −0, 0.0 % not lost");
+    assert_eq!(lines[2], "  behind (≤ −2.00 for 2 moves) in 0 of 2 games: +0 =0 −0");
     assert_eq!(lines[3], "  ahead and not won, ended by: 1 repetition");
     // A's last move at +1 or more was 2... Ng8 of the second game, three halfmoves in.
     assert!(lines[4].contains("median 3 halfmoves; 0 of 1 at 50 or more"), "{stdout}");
