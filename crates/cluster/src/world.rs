@@ -34,7 +34,7 @@ impl MpiWorld {
     /// The process exits without `MPI_Finalize` rather than calling `MPI_Abort`: mpirun ends
     /// the other ranks either way (a rank that exits without finalising aborts the job), but
     /// `MPI_Abort` also sends mpirun a notice, and Open MPI 4.1's mpirun garbles that notice
-    /// (`ORTE_ERROR_LOG … show_help.c`) in about half the jobs ended while another rank was
+    /// (`ORTE_ERROR_LOG … show_help.c`) in about two of three jobs ended while another rank was
     /// stopped, then crashed or waited for ever in about one in six. An exit leaves the notice
     /// to mpirun itself.
     pub fn abort(&self, code: i32) -> ! {
