@@ -11,7 +11,7 @@ use crate::gen::{generate_checkpointed, CheckpointPlan, GenReport};
 use crate::material::{dependency_order, Material};
 use crate::metric::Metric;
 use crate::table::{TableData, TableSet};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::path::Path;
@@ -90,13 +90,8 @@ pub fn progress_bar(show: bool, prefix: &str) -> ProgressBar {
     if !show {
         return ProgressBar::hidden();
     }
-    let pb = ProgressBar::new(0);
-    pb.set_style(
-        ProgressStyle::with_template(
-            "{prefix:>6} [{elapsed_precise}] {bar:30} {human_pos}/{human_len} ({per_sec}) {msg}",
-        )
-        .expect("valid template"),
-    );
+    let pb =
+        bastion_progress::bar(0, "{prefix:>6} [{elapsed_precise}] {bar:30} {human_pos}/{human_len} ({per_sec}) {msg}");
     pb.set_prefix(prefix.to_string());
     pb
 }

@@ -15,7 +15,7 @@ use bastion_fortress::{
 use bastion_tablebase::Probers;
 use bastion_uci_client::Engine;
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 
 /// Arguments of `bastion fortress`.
 #[derive(Args, Debug)]
@@ -274,12 +274,7 @@ fn spinner(hidden: bool) -> ProgressBar {
     if hidden {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::new_spinner();
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {elapsed} {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()),
-    );
-    bar.enable_steady_tick(std::time::Duration::from_millis(120));
-    bar
+    bastion_progress::spinner("{spinner} {elapsed} {msg}")
 }
 
 fn plot_format(path: &Path) -> Result<PlotFormat> {
@@ -387,10 +382,12 @@ fn run_suite(args: &FortressArgs) -> Result<()> {
     let todo = remaining(&set, &rows);
     let mut engine = suite_engine(args)?;
     let engine_name = engine.name().unwrap_or("unknown engine").to_owned();
-    let bar = if args.json() { ProgressBar::hidden() } else { ProgressBar::new(set.len() as u64) };
-    bar.set_style(
-        ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}").unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
+    let bar = if args.json() {
+        ProgressBar::hidden()
+    } else {
+        bastion_progress::bar(set.len() as u64, "{bar:30} {pos}/{len} {msg}")
+    };
+    bar.set_prefix("positions");
     bar.set_position((set.len() - todo.len()) as u64);
     let mut sink = suite_sink(args)?;
     for p in todo {

@@ -11,7 +11,7 @@ use bastion_core::io::write_atomically;
 use bastion_train::positions::QuietPositions;
 use bastion_train::LabelConfig;
 use clap::{Args, Subcommand};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -107,10 +107,7 @@ pub fn run(args: NnueArgs) -> Result<()> {
 
 /// Converts between CSV lines and packed records.
 fn convert(a: ConvertArgs) -> Result<()> {
-    let bar = if a.json { ProgressBar::hidden() } else { ProgressBar::new_spinner() };
-    bar.set_style(
-        ProgressStyle::with_template("{spinner} {msg} {elapsed}").unwrap_or(ProgressStyle::default_spinner()),
-    );
+    let bar = if a.json { ProgressBar::hidden() } else { bastion_progress::spinner("{spinner} {msg} {elapsed}") };
     let done = bastion_train::convert::convert(&a.data, &a.out, &|n| bar.set_message(format!("{n} positions")))
         .with_context(|| format!("converting {} to {}", a.data.display(), a.out.display()))?;
     bar.finish_and_clear();
@@ -174,9 +171,11 @@ fn interrupt_flag() -> Arc<AtomicBool> {
 }
 
 fn bar(json: bool, len: u64, template: &str) -> ProgressBar {
-    let bar = if json { ProgressBar::hidden() } else { ProgressBar::new(len) };
-    bar.set_style(ProgressStyle::with_template(template).unwrap_or(ProgressStyle::default_bar()));
-    bar
+    if json {
+        ProgressBar::hidden()
+    } else {
+        bastion_progress::bar(len, template)
+    }
 }
 
 fn label(a: LabelArgs) -> Result<()> {
