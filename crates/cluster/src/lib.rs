@@ -25,6 +25,8 @@
 //! mate suites ([`mates`]) one entry at a time; [`ordered`] gives any suite's results back in
 //! input order as they come.
 
+#![warn(missing_docs)]
+
 mod error;
 pub mod games;
 pub mod mates;

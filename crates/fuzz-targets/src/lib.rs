@@ -5,6 +5,8 @@
 //! (`crates/core/fuzz/corpus/<target>/`) through them in the normal test run. Each function panics only if a parser breaks one of its promises:
 //! no panic on any input, and written text reads back to the same thing.
 
+#![warn(missing_docs)]
+
 use bastion_core::castling::CastlingMode;
 use bastion_core::Position;
 use bastion_engine::protocol::UciSession;

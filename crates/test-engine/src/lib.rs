@@ -14,6 +14,8 @@
 //! The engine's behaviour is chosen by command-line flags, described in the
 //! module documentation of `src/bin/bastion-test-engine/main.rs`.
 
+#![warn(missing_docs)]
+
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
