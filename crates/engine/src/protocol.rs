@@ -28,6 +28,23 @@ pub type TbLoader = Box<dyn Fn(&str, &str) -> Result<Option<Arc<dyn TablebasePro
 /// 70 trillion leaves; deeper asks are refused rather than left running for years.
 const MAX_PERFT_DEPTH: u32 = 10;
 
+/// The parameters of `go`: where a `searchmoves` list ends.
+const GO_KEYWORDS: [&str; 13] = [
+    "searchmoves",
+    "ponder",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "depth",
+    "nodes",
+    "mate",
+    "movetime",
+    "infinite",
+    "perft",
+];
+
 /// Engine name reported to GUIs.
 pub const ENGINE_NAME: &str = concat!("Bastion ", env!("CARGO_PKG_VERSION"));
 
@@ -426,13 +443,21 @@ impl<W: Write + Send + 'static> UciSession<W> {
                 "infinite" => l.infinite = true,
                 "ponder" => l.ponder = true,
                 "searchmoves" => {
+                    // The list runs to the next `go` keyword, as in Stockfish: a move that is
+                    // illegal here is reported and left out, and the others still restrict the
+                    // search, rather than the whole list being dropped at the first bad one.
                     let mut j = i + 1;
-                    while j < args.len() {
+                    while j < args.len() && !GO_KEYWORDS.contains(&args[j]) {
                         match self.pos.parse_uci(args[j]) {
                             Ok(m) => l.searchmoves.push(m),
-                            Err(_) => break,
+                            Err(e) => {
+                                self.say(&format!("info string searchmoves: {:?} left out: {e}", truncate(args[j])))
+                            }
                         }
                         j += 1;
+                    }
+                    if j > i + 1 && l.searchmoves.is_empty() {
+                        self.say("info string searchmoves: no legal move given; searching all moves");
                     }
                     take = j - i;
                 }

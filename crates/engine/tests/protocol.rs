@@ -106,6 +106,21 @@ isready
 }
 
 #[test]
+fn an_illegal_move_in_searchmoves_is_left_out_and_the_others_still_restrict_the_search() {
+    // The list ends at the next `go` keyword; the bad move is reported, not the end of the list.
+    let out = run_session("position startpos\ngo searchmoves a2a5 h2h3 depth 4\nisready\n");
+    assert!(out.iter().any(|l| l.starts_with("info string searchmoves") && l.contains("a2a5")), "{out:#?}");
+    let best: Vec<&String> = out.iter().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(best.len(), 1, "{out:#?}");
+    assert_eq!(best[0].split_whitespace().nth(1), Some("h2h3"), "{out:#?}");
+    assert!(out.iter().any(|l| l.starts_with("info depth 4 ")), "depth after the list is read: {out:#?}");
+    // No legal move at all: said so, and every move is searched.
+    let out = run_session("position startpos\ngo depth 1 searchmoves e2e5\nisready\n");
+    assert!(out.iter().any(|l| l.contains("no legal move given")), "{out:#?}");
+    assert_eq!(out.iter().filter(|l| l.starts_with("bestmove")).count(), 1, "{out:#?}");
+}
+
+#[test]
 fn go_perft_prints_the_divide_as_stockfish_does() {
     // Kiwipete at depth 2: 48 root moves, 2,039 leaves (the standard perft suite).
     let out = run_session(
