@@ -41,13 +41,15 @@ impl LogLines {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
+    /// Adds what a redraw wrote, as words: bars pad and align with spaces, which a log
+    /// does not need (an empty `{prefix}` would leave two in a row).
     fn gather(&self, s: &str) {
         let mut state = self.state();
-        for part in s.split(['\r', '\n']).map(str::trim).filter(|p| !p.is_empty()) {
+        for word in s.split_whitespace() {
             if !state.pending.is_empty() {
                 state.pending.push(' ');
             }
-            state.pending.push_str(part);
+            state.pending.push_str(word);
         }
     }
 }
@@ -128,7 +130,7 @@ mod tests {
         term.write_str("\r").unwrap();
         term.clear_line().unwrap();
         term.write_line("12/40 games").unwrap();
-        term.write_str("  9,812 positions  ").unwrap();
+        term.write_str("  9,812   positions  ").unwrap();
         term.flush().unwrap();
         assert_eq!(text(&buf), "12/40 games 9,812 positions\n");
         // A redraw that writes nothing (a cleared bar) writes no line.
