@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-pub use log_lines::{LogLines, Sink};
+use log_lines::LogLines;
 
 /// How often a bar writes a line when standard error is not a terminal.
 pub const LOG_INTERVAL: Duration = Duration::from_secs(30);
@@ -27,12 +27,14 @@ const LOG_BAR: &str = "[{elapsed_precise}] {prefix} {human_pos}/{human_len} {msg
 const LOG_SPINNER: &str = "[{elapsed_precise}] {prefix} {msg}";
 
 /// A bar of `len` steps drawn with `template` on a terminal, or as a plain line every
-/// [`LOG_INTERVAL`] into a log.
+/// [`LOG_INTERVAL`] into a log; hidden when `show` is false (a `--json` run).
 ///
 /// # Panics
 /// If `template` is not a valid `indicatif` template (a programming error).
-pub fn bar(len: u64, template: &str) -> ProgressBar {
-    if std::io::stderr().is_terminal() {
+pub fn bar(show: bool, len: u64, template: &str) -> ProgressBar {
+    if !show {
+        ProgressBar::hidden()
+    } else if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new(len);
         bar.set_style(ProgressStyle::with_template(template).expect("valid progress template"));
         bar
@@ -42,11 +44,14 @@ pub fn bar(len: u64, template: &str) -> ProgressBar {
 }
 
 /// A spinner (a job of unknown length) drawn with `template` on a terminal, ticking by
-/// itself, or as a plain line every [`LOG_INTERVAL`] into a log.
+/// itself, or as a plain line every [`LOG_INTERVAL`] into a log; hidden when `show` is false.
 ///
 /// # Panics
 /// If `template` is not a valid `indicatif` template (a programming error).
-pub fn spinner(template: &str) -> ProgressBar {
+pub fn spinner(show: bool, template: &str) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
     let bar = if std::io::stderr().is_terminal() {
         let bar = ProgressBar::new_spinner();
         bar.set_style(ProgressStyle::with_template(template).expect("valid progress template"));

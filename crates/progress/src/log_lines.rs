@@ -8,12 +8,12 @@ use std::time::{Duration, Instant};
 use indicatif::TermLike;
 
 /// Where [`LogLines`] writes: shared, so that a test can read what was written.
-pub type Sink = Arc<Mutex<dyn Write + Send>>;
+pub(crate) type Sink = Arc<Mutex<dyn Write + Send>>;
 
 /// An `indicatif` draw target for logs: it ignores cursor movement, gathers what one redraw
 /// writes, and at the redraw's flush writes it as one line, if `interval` has passed since
 /// the last line written (or, for the first, since it was made).
-pub struct LogLines {
+pub(crate) struct LogLines {
     out: Sink,
     interval: Duration,
     state: Mutex<State>,
@@ -27,12 +27,12 @@ struct State {
 
 impl LogLines {
     /// Lines to standard error.
-    pub fn stderr(interval: Duration) -> LogLines {
+    pub(crate) fn stderr(interval: Duration) -> LogLines {
         LogLines::new(Arc::new(Mutex::new(io::stderr())), interval)
     }
 
     /// Lines to `out`.
-    pub fn new(out: Sink, interval: Duration) -> LogLines {
+    pub(crate) fn new(out: Sink, interval: Duration) -> LogLines {
         LogLines { out, interval, state: Mutex::new(State { pending: String::new(), last: Instant::now() }) }
     }
 

@@ -87,11 +87,11 @@ pub fn peak_rss_bytes() -> Option<u64> {
 
 /// A progress bar in this crate's style (hidden if `show` is false).
 pub fn progress_bar(show: bool, prefix: &str) -> ProgressBar {
-    if !show {
-        return ProgressBar::hidden();
-    }
-    let pb =
-        bastion_progress::bar(0, "{prefix:>6} [{elapsed_precise}] {bar:30} {human_pos}/{human_len} ({per_sec}) {msg}");
+    let pb = bastion_progress::bar(
+        show,
+        0,
+        "{prefix:>6} [{elapsed_precise}] {bar:30} {human_pos}/{human_len} ({per_sec}) {msg}",
+    );
     pb.set_prefix(prefix.to_string());
     pb
 }

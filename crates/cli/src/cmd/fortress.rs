@@ -15,7 +15,9 @@ use bastion_fortress::{
 use bastion_tablebase::Probers;
 use bastion_uci_client::Engine;
 use clap::Args;
-use indicatif::ProgressBar;
+
+/// The progress line of one analysis on a terminal.
+const SPINNER: &str = "{spinner} {elapsed} {msg}";
 
 /// Arguments of `bastion fortress`.
 #[derive(Args, Debug)]
@@ -142,7 +144,7 @@ pub fn run(args: FortressArgs) -> Result<()> {
         return run_engines(fen, &args, &config, tables.as_ref());
     }
     let mut engine = start_engine(&args, args.engines.first())?;
-    let bar = spinner(args.json);
+    let bar = bastion_progress::spinner(!args.json, SPINNER);
     let hooks = Hooks { tablebase: tables.as_ref().map(|t| t as _), ..Hooks::default() };
     let analysis =
         analyse_with(fen, &config, &mut engine, hooks, &mut |s| bar.set_message(s.describe(config.max_depth)))?;
@@ -221,7 +223,7 @@ fn run_engines(fen: &str, args: &FortressArgs, config: &Config, tables: Option<&
     let mut results = Vec::new();
     for cmd in &args.engines {
         let mut engine = start_engine(args, Some(cmd))?;
-        let bar = spinner(args.json);
+        let bar = bastion_progress::spinner(!args.json, SPINNER);
         let hooks = Hooks { tablebase: tables.map(|t| t as _), ..Hooks::default() };
         let analysis = analyse_with(fen, config, &mut engine, hooks, &mut |s| {
             bar.set_message(format!("{cmd}: {}", s.describe(config.max_depth)))
@@ -268,13 +270,6 @@ fn start_engine(args: &FortressArgs, command: Option<&String>) -> Result<Engine>
         engine.set_option(name.trim(), value.trim())?;
     }
     Ok(engine)
-}
-
-fn spinner(hidden: bool) -> ProgressBar {
-    if hidden {
-        return ProgressBar::hidden();
-    }
-    bastion_progress::spinner("{spinner} {elapsed} {msg}")
 }
 
 fn plot_format(path: &Path) -> Result<PlotFormat> {
@@ -382,11 +377,7 @@ fn run_suite(args: &FortressArgs) -> Result<()> {
     let todo = remaining(&set, &rows);
     let mut engine = suite_engine(args)?;
     let engine_name = engine.name().unwrap_or("unknown engine").to_owned();
-    let bar = if args.json() {
-        ProgressBar::hidden()
-    } else {
-        bastion_progress::bar(set.len() as u64, "{bar:30} {pos}/{len} {msg}")
-    };
+    let bar = bastion_progress::bar(!args.json(), set.len() as u64, "{bar:30} {pos}/{len} {msg}");
     bar.set_prefix("positions");
     bar.set_position((set.len() - todo.len()) as u64);
     let mut sink = suite_sink(args)?;

@@ -11,7 +11,6 @@ use bastion_core::io::write_atomically;
 use bastion_train::positions::QuietPositions;
 use bastion_train::LabelConfig;
 use clap::{Args, Subcommand};
-use indicatif::ProgressBar;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -107,7 +106,7 @@ pub fn run(args: NnueArgs) -> Result<()> {
 
 /// Converts between CSV lines and packed records.
 fn convert(a: ConvertArgs) -> Result<()> {
-    let bar = if a.json { ProgressBar::hidden() } else { bastion_progress::spinner("{spinner} {msg} {elapsed}") };
+    let bar = bastion_progress::spinner(!a.json, "{spinner} {msg} {elapsed}");
     let done = bastion_train::convert::convert(&a.data, &a.out, &|n| bar.set_message(format!("{n} positions")))
         .with_context(|| format!("converting {} to {}", a.data.display(), a.out.display()))?;
     bar.finish_and_clear();
@@ -170,20 +169,12 @@ fn interrupt_flag() -> Arc<AtomicBool> {
     stop
 }
 
-fn bar(json: bool, len: u64, template: &str) -> ProgressBar {
-    if json {
-        ProgressBar::hidden()
-    } else {
-        bastion_progress::bar(len, template)
-    }
-}
-
 fn label(a: LabelArgs) -> Result<()> {
     if a.depth < 1 || a.threads == 0 {
         bail!("--depth and --threads must be positive");
     }
     let stop = interrupt_flag();
-    let progress = bar(a.json, 0, "{bar:40} {pos}/{len} positions eta {eta}");
+    let progress = bastion_progress::bar(!a.json, 0, "{bar:40} {pos}/{len} positions eta {eta}");
     let written = bastion_train::label_file(
         &a.data,
         &a.out,

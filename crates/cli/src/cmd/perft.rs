@@ -5,7 +5,6 @@ use anyhow::{bail, Context, Result};
 use bastion_core::perft::{self, parse_suite};
 use bastion_core::Position;
 use clap::Args;
-use indicatif::ProgressBar;
 use serde::Serialize;
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -149,14 +148,11 @@ fn run_suite(path: &str, args: &PerftArgs) -> Result<()> {
     let (total, checked) = (AtomicU64::new(0), AtomicUsize::new(0));
     let failed = Mutex::new(Vec::new());
     // Deep suite runs take an hour: show positions done, nodes per second and failures so far.
-    let bar = if args.json {
-        ProgressBar::hidden()
-    } else {
-        bastion_progress::bar(
-            cases.len() as u64,
-            "{bar:30} {pos}/{len} positions, {elapsed} elapsed, ~{eta} left {msg}",
-        )
-    };
+    let bar = bastion_progress::bar(
+        !args.json,
+        cases.len() as u64,
+        "{bar:30} {pos}/{len} positions, {elapsed} elapsed, ~{eta} left {msg}",
+    );
     bar.set_prefix("positions");
     std::thread::scope(|scope| {
         for _ in 0..threads {

@@ -12,7 +12,6 @@ use bastion_tablebase::Probers;
 use bastion_train::selfplay::{self, DataWriter, GenConfig};
 use bastion_train::texel::{self, Tuner};
 use clap::Args;
-use indicatif::ProgressBar;
 use serde::Serialize;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -117,11 +116,7 @@ fn generate(n: u64, args: &TuneArgs) -> Result<()> {
     let (mut out, done) =
         DataWriter::open(&args.data, args.scores).with_context(|| format!("opening {}", args.data.display()))?;
     let todo = (0..n).filter(|g| !done.contains(g)).count() as u64;
-    let bar = if args.json {
-        ProgressBar::hidden()
-    } else {
-        bastion_progress::bar(todo, "{bar:40} {pos}/{len} games {msg} eta {eta}")
-    };
+    let bar = bastion_progress::bar(!args.json, todo, "{bar:40} {pos}/{len} games {msg} eta {eta}");
     bar.set_prefix("games");
     let cfg = GenConfig {
         nodes: args.nodes,
@@ -204,11 +199,7 @@ fn fit(args: &TuneArgs) -> Result<()> {
     if !args.json {
         println!("{} positions ({} bad lines skipped), K = {k:.4}, error {before:.6}", t.len(), bad);
     }
-    let bar = if args.json {
-        ProgressBar::hidden()
-    } else {
-        bastion_progress::bar(args.epochs as u64, "{bar:40} {pos}/{len} epochs {msg}")
-    };
+    let bar = bastion_progress::bar(!args.json, args.epochs as u64, "{bar:40} {pos}/{len} epochs {msg}");
     bar.set_prefix("epochs");
     t.train(args.epochs, args.lr, &mut |e, err| {
         bar.set_position(e as u64);

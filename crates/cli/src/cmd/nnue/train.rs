@@ -1,7 +1,7 @@
 //! `bastion nnue train`: trains a network on labelled positions, with checkpoints and
 //! `--resume`, through `bastion_train`.
 
-use super::{bar, interrupt_flag};
+use super::interrupt_flag;
 use anyhow::{bail, Context, Result};
 use bastion_engine::nnue::{KingLayout, Network};
 use bastion_train::{dataset, FloatNetwork, RunFiles, TrainConfig, Trainer};
@@ -162,7 +162,7 @@ pub(super) fn run(a: TrainArgs) -> Result<()> {
         }
     }
     let stop = interrupt_flag();
-    let progress = bar(a.json, a.epochs as u64, "{bar:40} {pos}/{len} epochs {msg} eta {eta}");
+    let progress = bastion_progress::bar(!a.json, a.epochs as u64, "{bar:40} {pos}/{len} epochs {msg} eta {eta}");
     progress.set_position(start as u64);
     let mut history = Vec::new();
     for e in start..a.epochs {
