@@ -62,10 +62,28 @@ fn render_svg_kind(analysis: &Analysis, kind: PlotKind) -> String {
 
 /// Writes the chosen plot as a PNG file.
 pub fn render_png(analysis: &Analysis, kind: PlotKind, path: &Path) -> Result<(), FortressError> {
+    let rgb = render_rgb(analysis, kind)?;
+    // The caller names the file; these say what went wrong with it.
+    let file = std::fs::File::create(path).map_err(|e| FortressError::Plot(e.to_string()))?;
+    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), SIZE.0, SIZE.1);
+    encoder.set_color(png::ColorType::Rgb);
+    encoder.set_depth(png::BitDepth::Eight);
+    let encoding = |e: png::EncodingError| FortressError::Plot(e.to_string());
+    let mut writer = encoder.write_header().map_err(encoding)?;
+    writer.write_image_data(&rgb).map_err(encoding)?;
+    writer.finish().map_err(encoding)
+}
+
+/// The chosen plot as 8-bit RGB pixels, row by row.
+fn render_rgb(analysis: &Analysis, kind: PlotKind) -> Result<Vec<u8>, FortressError> {
     register_font();
-    let root = BitMapBackend::new(path, SIZE).into_drawing_area();
-    draw(&root, analysis, kind).map_err(FortressError::Plot)?;
-    root.present().map_err(|e| FortressError::Plot(e.to_string()))
+    let mut rgb = vec![0u8; SIZE.0 as usize * SIZE.1 as usize * 3];
+    {
+        let root = BitMapBackend::with_buffer(&mut rgb, SIZE).into_drawing_area();
+        draw(&root, analysis, kind).map_err(FortressError::Plot)?;
+        root.present().map_err(|e| FortressError::Plot(e.to_string()))?;
+    }
+    Ok(rgb)
 }
 
 /// One drawn series.

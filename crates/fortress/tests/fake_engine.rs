@@ -130,7 +130,18 @@ fn plots_render_as_svg_and_png() {
     let bytes = std::fs::read(&png).unwrap();
     assert_eq!(&bytes[1..4], b"PNG");
     assert!(bytes.len() > 10_000, "a real picture, not an empty canvas");
+    // It decodes: 960 × 600 RGB, a white background with something drawn on it.
+    let mut reader = png::Decoder::new(std::io::Cursor::new(&bytes)).read_info().unwrap();
+    let mut pixels = vec![0; reader.output_buffer_size()];
+    let frame = reader.next_frame(&mut pixels).unwrap();
+    assert_eq!((frame.width, frame.height, frame.color_type), (960, 600, png::ColorType::Rgb));
+    let pixels = &pixels[..frame.buffer_size()];
+    assert_eq!(&pixels[..3], &[255, 255, 255], "a white corner");
+    assert!(pixels.chunks(3).filter(|p| p != &[255, 255, 255]).count() > 10_000, "lines and text drawn");
     let _ = std::fs::remove_file(png);
+    // A path that cannot be written is an error, not a panic.
+    let bad = std::env::temp_dir().join("bastion-no-such-dir").join("plot.png");
+    assert!(matches!(render_png(&a, PlotKind::Time, &bad), Err(bastion_fortress::FortressError::Plot(_))));
 }
 
 #[test]
