@@ -27,7 +27,12 @@ mpirun --version | head -n 1
 # added: only the cluster and CLI crates compile again. Selecting those two packages alone
 # would unify features differently and rebuild every crate below them.
 cargo clippy --workspace --all-targets --features bastion-cli/mpi -- -D warnings
-cargo test --workspace --features bastion-cli/mpi --no-run
+# Only the three MPI test targets and the `bastion` binary they start: cargo builds a
+# package's binaries for its integration tests, so one small CLI test target (perft_cli)
+# brings the binary with the same profile and features; `cargo build` would resolve
+# features without the dev-dependencies and rebuild the workspace.
+mpi_tests=(--test mpi --test mpi_uci --test mpi_tb)
+cargo test --workspace --features bastion-cli/mpi --no-run "${mpi_tests[@]}" --test perft_cli
 # A later build without the feature rewrites target/debug/bastion: the tests run a copy.
 # Where cargo put it: CARGO_TARGET_DIR when set, else target/.
 built="${CARGO_TARGET_DIR:-target}"
@@ -41,4 +46,4 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 # at 2 and 4 ranks.
 export BASTION_MPI_TB_FIVE_MAN_RANKS="${BASTION_MPI_TB_FIVE_MAN_RANKS-}"
 # One job at a time: each one already runs up to four ranks on the machine's cores.
-cargo test --workspace --features bastion-cli/mpi --test mpi --test mpi_uci --test mpi_tb -- --ignored --test-threads 1
+cargo test --workspace --features bastion-cli/mpi "${mpi_tests[@]}" -- --ignored --test-threads 1
