@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{bastion, mpirun, output_within, pgn_without_times, spawn_watched, text};
+use common::{bastion, mpirun, mpirun_for_a_killed_rank, output_within, pgn_without_times, spawn_watched, text};
 use std::process::{Child, Command};
 use std::sync::mpsc;
 use std::thread;
@@ -72,14 +72,19 @@ fn reports_at_two_and_four_ranks_equal_the_single_process_report() {
     }
 }
 
-/// Starts a long suite on `ranks` ranks and returns the job with rank 1's pid, once rank 1 has
+/// Starts a long suite on `ranks` ranks with `launch` ([`mpirun`] or
+/// [`mpirun_for_a_killed_rank`]) and returns the job with rank 1's pid, once rank 1 has
 /// finished a position (so that it is in the middle of its next one).
-fn start_long_job(ranks: usize, extra: &[&str]) -> (Child, u32, mpsc::Receiver<String>) {
+fn start_long_job(
+    launch: fn(usize, &[&str]) -> Command,
+    ranks: usize,
+    extra: &[&str],
+) -> (Child, u32, mpsc::Receiver<String>) {
     let engine = engine();
     let suite = suite();
     let mut args = vec!["cluster", "epd", &suite, "--engine", &engine, "--nodes", "1000000", "--threads", "1"];
     args.extend(extra);
-    let (job, rx) = spawn_watched(mpirun(ranks, &args));
+    let (job, rx) = spawn_watched(launch(ranks, &args));
     let mut pid = None;
     let since = Instant::now();
     loop {
@@ -123,7 +128,7 @@ fn finish(mut job: Child, rx: mpsc::Receiver<String>) -> (std::process::ExitStat
 #[test]
 #[ignore = "needs mpirun and BASTION_MPI_BIN (a bastion built with --features mpi); run by scripts/ci-mpi.sh"]
 fn a_killed_worker_ends_the_job_with_a_message_from_rank_zero() {
-    let (job, pid, rx) = start_long_job(3, &[]);
+    let (job, pid, rx) = start_long_job(mpirun_for_a_killed_rank, 3, &[]);
     let killed = Command::new("kill").args(["-9", &pid.to_string()]).status().unwrap();
     assert!(killed.success());
     let (status, err) = finish(job, rx);
@@ -136,7 +141,7 @@ fn a_killed_worker_ends_the_job_with_a_message_from_rank_zero() {
 #[test]
 #[ignore = "needs mpirun and BASTION_MPI_BIN (a bastion built with --features mpi); run by scripts/ci-mpi.sh"]
 fn a_hung_worker_is_found_by_rank_zero_and_ends_the_job() {
-    let (job, pid, rx) = start_long_job(3, &["--rank-timeout", "2s"]);
+    let (job, pid, rx) = start_long_job(mpirun, 3, &["--rank-timeout", "2s"]);
     // A stopped process neither dies nor answers: only the heartbeat can tell.
     assert!(Command::new("kill").args(["-STOP", &pid.to_string()]).status().unwrap().success());
     let (status, err) = finish(job, rx);

@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{bastion, mpirun, output_within, spawn_watched, text};
+use common::{bastion, mpirun, mpirun_for_a_killed_rank, output_within, spawn_watched, text};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::{mpsc, Mutex};
@@ -138,12 +138,18 @@ fn a_missing_sub_table_is_one_clear_error_from_rank_zero() {
     let _ = std::fs::remove_dir_all(dir);
 }
 
-/// Starts `cluster tb KRRRK` on `ranks` ranks in `dir` and returns the job, its stderr lines
-/// and rank 1's pid once every rank has joined.
-fn start_job(dir: &Path, ranks: usize, extra: &[&str]) -> (std::process::Child, mpsc::Receiver<String>, u32) {
+/// Starts `cluster tb KRRRK` on `ranks` ranks in `dir` with `launch` ([`mpirun`] or
+/// [`mpirun_for_a_killed_rank`]) and returns the job, its stderr lines and rank 1's pid once
+/// every rank has joined.
+fn start_job(
+    launch: fn(usize, &[&str]) -> Command,
+    dir: &Path,
+    ranks: usize,
+    extra: &[&str],
+) -> (std::process::Child, mpsc::Receiver<String>, u32) {
     let mut args = vec!["cluster", "tb", "KRRRK", "--dir", dir.to_str().unwrap(), "--threads", "1"];
     args.extend(extra);
-    let (job, rx) = spawn_watched(mpirun(ranks, &args));
+    let (job, rx) = spawn_watched(launch(ranks, &args));
     let joined = format!("rank 1 of {ranks}: pid ");
     let mut pid = None;
     while pid.is_none() {
@@ -208,7 +214,7 @@ fn a_killed_rank_ends_the_job_and_a_rerun_resumes_from_the_last_checkpoint() {
     // before the checkpoint run in the killed job, the others in the rerun).
     let single = single_process("KRRRK");
     let dir = sub_tables_only(&single, "KRRRK", "killed");
-    let (job, rx, pid) = start_job(&dir, 4, &["--checkpoint-every", "1s"]);
+    let (job, rx, pid) = start_job(mpirun_for_a_killed_rank, &dir, 4, &["--checkpoint-every", "1s"]);
     // Once every rank has written a checkpoint, they share a complete level.
     let since = Instant::now();
     while checkpoints_by_rank(&dir, 4).contains(&0) {
@@ -231,7 +237,7 @@ fn a_killed_rank_ends_the_job_and_a_rerun_resumes_from_the_last_checkpoint() {
 fn a_hung_rank_is_found_by_rank_zero_after_the_rank_timeout() {
     let single = single_process("KRRRK");
     let dir = sub_tables_only(&single, "KRRRK", "hung");
-    let (job, rx, pid) = start_job(&dir, 3, &["--rank-timeout", "3s"]);
+    let (job, rx, pid) = start_job(mpirun, &dir, 3, &["--rank-timeout", "3s"]);
     // A stopped process neither dies nor answers: only the exchange's timeout can tell.
     assert!(Command::new("kill").args(["-STOP", &pid.to_string()]).status().unwrap().success());
     let err = wait_for_line(job, &rx, "the exchange between the ranks got no answer for", Duration::from_secs(120));

@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::mpirun;
+use common::{mpirun, mpirun_for_a_killed_rank};
 
 use bastion_core::Position;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -35,7 +35,12 @@ struct Gui {
 impl Gui {
     /// `mpirun -np ranks bastion cluster uci --log-votes options…`.
     fn start(ranks: usize, options: &[&str]) -> Gui {
-        let mut child = mpirun(ranks, &["cluster", "uci", "--log-votes"])
+        Gui::start_with(mpirun, ranks, options)
+    }
+
+    /// [`Gui::start`] with `launch` ([`mpirun`] or [`mpirun_for_a_killed_rank`]).
+    fn start_with(launch: fn(usize, &[&str]) -> Command, ranks: usize, options: &[&str]) -> Gui {
+        let mut child = launch(ranks, &["cluster", "uci", "--log-votes"])
             .args(options)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -234,7 +239,7 @@ fn table_entries_flow_between_ranks_unless_share_depth_is_zero() {
 #[test]
 #[ignore = "needs mpirun and BASTION_MPI_BIN (a bastion built with --features mpi); run by scripts/ci-mpi.sh"]
 fn a_rank_killed_mid_search_ends_the_job_with_a_message() {
-    let mut gui = Gui::start(2, &[]);
+    let mut gui = Gui::start_with(mpirun_for_a_killed_rank, 2, &[]);
     gui.send("isready");
     gui.until("readyok");
     gui.send("position startpos");
