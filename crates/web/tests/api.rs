@@ -653,10 +653,13 @@ async fn fortress_detector_reports_curves_and_verdict() {
 
 #[tokio::test]
 async fn small_tables_decide_a_four_man_fortress_without_table_files() {
-    // No table directory: the wrong-bishop ending's table is generated on demand.
+    // No table directory: the rook-against-bishop table (a draw with White a rook for a
+    // bishop up) is generated on demand. A pawnless ending: its sub-tables are three-man, so
+    // this takes under two seconds; the wrong-bishop ending, its promotions' tables first,
+    // took over ten.
     let config = bastion_web::Config { tb_dir: None, small_tables: 4, ..common::config(2) };
     let app = bastion_web::router(bastion_web::AppState::new(config).unwrap());
-    let fen = "8/k7/8/P7/8/2K5/3B4/8 w - - 0 1";
+    let fen = "8/8/8/3k4/8/3b4/8/R3K3 w - - 0 1";
     let (s, v) = post(&app, "/api/fortress", json!({ "fen": fen, "max_depth": 6, "moves": 2 })).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["verdict"], "fortress", "{v}");

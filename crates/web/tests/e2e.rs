@@ -1,7 +1,7 @@
 //! End-to-end tests in a real headless Chromium driven over WebDriver
 //! (fantoccini + chromedriver). Each test starts its own server on 127.0.0.1,
 //! its own chromedriver and browser, and clicks through the page as a user
-//! would; the tests take turns (one browser at a time). Screenshots go to
+//! would; at most two browsers run at a time. Screenshots go to
 //! `target/e2e-screenshots/`.
 //!
 //! Needs Debian's `chromium` and `chromium-driver` (a test without them says
@@ -20,8 +20,9 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// One browser at a time: the tests share two cores with the server's searches.
-static BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+/// Two browsers at a time: a test spends most of its time waiting on the page (clocks, streamed
+/// searches), so two share two cores with their servers' searches; more would crowd them.
+static BROWSERS: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(2);
 
 /// chromedriver, killed when dropped (also when a test fails).
 struct Driver {
@@ -50,6 +51,10 @@ fn have(program: &str) -> bool {
 }
 
 fn start_driver() -> Driver {
+    // One start at a time: a free port is only known free until chromedriver binds it, and
+    // two tests starting together could otherwise be handed the same one.
+    static STARTING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _starting = STARTING.lock().unwrap_or_else(|e| e.into_inner());
     let port = free_port();
     let mut cmd = Command::new("chromedriver");
     #[cfg(unix)]
@@ -116,7 +121,7 @@ async fn start_server(config: bastion_web::Config) -> String {
 struct Session {
     c: Client,
     _driver: Driver,
-    _turn: tokio::sync::MutexGuard<'static, ()>,
+    _turn: tokio::sync::SemaphorePermit<'static>,
 }
 
 impl Session {
@@ -131,7 +136,7 @@ impl Session {
             eprintln!("skipping the browser test {name}: chromium and chromedriver are not installed (apt-get install chromium chromium-driver)");
             return None;
         }
-        let turn = BROWSER.lock().await;
+        let turn = BROWSERS.acquire().await.expect("the semaphore is never closed");
         let base = start_server(config).await;
         let driver = start_driver();
         let c = start_browser(&driver, name).await;
