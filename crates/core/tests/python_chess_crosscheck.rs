@@ -65,13 +65,31 @@ fn committed_python_chess_sample() {
 #[ignore = "needs python3 with python-chess (pip install chess); .ci/run installs it and runs this"]
 fn fresh_python_chess_games() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/reference/python_chess_reference.py");
-    let seed = std::env::var("BASTION_REFERENCE_SEED").unwrap_or_else(|_| "20261122".into());
-    let out = std::process::Command::new("python3")
-        .args([script, "--games", "150", "--seed", &seed])
-        .output()
-        .expect("python3 must be installed for this test");
-    assert!(out.status.success(), "python-chess reference failed: {}", String::from_utf8_lossy(&out.stderr));
-    let n = check_games(&String::from_utf8(out.stdout).unwrap());
+    let seed: u64 = std::env::var("BASTION_REFERENCE_SEED")
+        .map(|s| s.parse().expect("BASTION_REFERENCE_SEED is a number"))
+        .unwrap_or(20261122);
+    // 150 games from two python processes at once (seeds `seed` and `seed + 1`, 75 games
+    // each): python-chess makes the games on one core, and the machine has two. Each output is
+    // read on a thread of its own, so neither process waits on a full pipe.
+    let outputs: Vec<_> = std::thread::scope(|scope| {
+        let shards: Vec<_> = [seed, seed + 1]
+            .map(|s| {
+                scope.spawn(move || {
+                    std::process::Command::new("python3")
+                        .args([script, "--games", "75", "--seed", &s.to_string()])
+                        .output()
+                        .expect("python3 must be installed for this test")
+                })
+            })
+            .into_iter()
+            .collect();
+        shards.into_iter().map(|h| h.join().expect("the shard's thread")).collect()
+    });
+    let mut n = 0;
+    for out in outputs {
+        assert!(out.status.success(), "python-chess reference failed: {}", String::from_utf8_lossy(&out.stderr));
+        n += check_games(&String::from_utf8(out.stdout).unwrap());
+    }
     assert!(n > 10_000, "only {n} positions compared");
-    println!("compared {n} positions with python-chess (seed {seed})");
+    println!("compared {n} positions with python-chess (seeds {seed} and {})", seed + 1);
 }
