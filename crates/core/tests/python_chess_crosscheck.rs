@@ -71,8 +71,8 @@ fn fresh_python_chess_games() {
     // 150 games from two python processes at once (seeds `seed` and `seed + 1`, 75 games
     // each): python-chess makes the games on one core, and the machine has two. Each output is
     // read on a thread of its own, so neither process waits on a full pipe.
-    let outputs: Vec<_> = std::thread::scope(|scope| {
-        let shards: Vec<_> = [seed, seed + 1]
+    let outputs = std::thread::scope(|scope| {
+        [seed, seed + 1]
             .map(|s| {
                 scope.spawn(move || {
                     std::process::Command::new("python3")
@@ -81,9 +81,7 @@ fn fresh_python_chess_games() {
                         .expect("python3 must be installed for this test")
                 })
             })
-            .into_iter()
-            .collect();
-        shards.into_iter().map(|h| h.join().expect("the shard's thread")).collect()
+            .map(|shard| shard.join().expect("the shard's thread"))
     });
     let mut n = 0;
     for out in outputs {
