@@ -123,8 +123,8 @@ mod tests {
 
     #[test]
     fn loads_epd_and_pgn_and_rejects_bad_input() {
-        let dir = std::env::temp_dir().join(format!("bastion-openings-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let epd = dir.join("o.epd");
         std::fs::write(&epd, "# comment\nrnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"e4\";\n\n4k3/8/8/8/8/8/4P3/4K3 w - -\n").unwrap();
         let o = load(&epd).unwrap();
@@ -145,7 +145,6 @@ mod tests {
         std::fs::write(&epd, "\n").unwrap();
         assert!(matches!(load(&epd), Err(OpeningsError::Empty(_))));
         assert!(matches!(load(dir.join("none.epd")), Err(OpeningsError::Io { .. })));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

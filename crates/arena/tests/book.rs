@@ -61,9 +61,8 @@ fn builder_matches_polyglot_make_book() {
 #[test]
 #[ignore = "needs Debian engines; run by .ci/run"]
 fn builder_matches_live_polyglot() {
-    let dir = std::env::temp_dir().join(format!("bastion-book-live-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let out = dir.join("live.bin");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("live.bin");
     for max_ply in [4usize, 12, 40] {
         // Debian installs game programs in /usr/games, often not on PATH.
         let program =
@@ -78,7 +77,6 @@ fn builder_matches_live_polyglot() {
         let reference = PolyglotBook::open(&out).unwrap();
         assert_eq!(triples(&built_from_games(max_ply)), triples(&reference), "max-ply {max_ply}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]

@@ -20,10 +20,9 @@ fn debian(name: &str) -> EngineConfig {
 #[ignore = "needs Debian engines; run by .ci/run"]
 fn debian_engines_play_clean_matches() {
     let openings = openings::load(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/openings.epd")).unwrap();
-    let dir = std::env::temp_dir().join(format!("bastion-debian-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::tempdir().unwrap();
     for (a, b) in [("stockfish", "toga2"), ("ethereal-chess", "glaurung")] {
-        let out = dir.join(format!("{a}-{b}.pgn"));
+        let out = dir.path().join(format!("{a}-{b}.pgn"));
         let config = MatchConfig {
             engines: [debian(a), debian(b)],
             referee: RefereeConfig {
@@ -61,5 +60,4 @@ fn debian_engines_play_clean_matches() {
             assert!(g.moves.len() > 4 || g.header("Termination") == Some("time forfeit"), "{a}-{b}: {detail}");
         }
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -17,6 +17,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::Duration;
+use tempfile::TempDir;
 
 /// The fake engine as a random mover named `name`; `flags` may change that
 /// (a later flag overrides an earlier one).
@@ -54,12 +55,11 @@ fn config(a: EngineConfig, b: EngineConfig, games: usize) -> MatchConfig {
     }
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bastion-arena-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    let _ = std::fs::remove_file(&p);
-    p
+/// A new directory, removed when dropped, and the path `name` in it.
+fn temp(name: &str) -> (TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    (dir, path)
 }
 
 fn no_stop() -> Arc<AtomicBool> {
@@ -68,7 +68,7 @@ fn no_stop() -> Arc<AtomicBool> {
 
 #[test]
 fn stronger_engine_wins_and_pgn_is_complete() {
-    let out = temp("strong.pgn");
+    let (_dir, out) = temp("strong.pgn");
     let mut cfg = config(engine("Greedy", "--play greedy --seed 7"), engine("Random", "--play random --seed 9"), 12);
     cfg.pgn_out = Some(out.clone());
     let mut seen = 0;
@@ -179,7 +179,7 @@ fn referee_plays_book_moves_for_an_engine_with_a_book() {
         BookEntry::new(polyglot_key(&after), &after, c5, 5),
         BookEntry::new(polyglot_key(&after.play(c5)), &after.play(c5), nf3, 5),
     ]);
-    let path = temp("referee-book.bin");
+    let (_dir, path) = temp("referee-book.bin");
     book.save(&path).unwrap();
     let mut with_book = engine("Booked", "--seed 8");
     with_book.book = Some(path.display().to_string());
@@ -245,7 +245,7 @@ fn sprt_stops_a_lopsided_match_early() {
 
 #[test]
 fn interrupted_match_resumes_from_its_pgn() {
-    let out = temp("resume.pgn");
+    let (_dir, out) = temp("resume.pgn");
     let mut cfg = config(engine("A", "--seed 11"), engine("B", "--seed 12"), 4);
     cfg.pgn_out = Some(out.clone());
     let first = run_match(&cfg, no_stop(), |_, _| {}).unwrap();
@@ -270,7 +270,7 @@ fn interrupted_match_resumes_from_its_pgn() {
 
 #[test]
 fn interrupt_flag_stops_without_writing_partial_games() {
-    let out = temp("interrupt.pgn");
+    let (_dir, out) = temp("interrupt.pgn");
     let mut cfg = config(engine("A", "--sleep-ms 30"), engine("B", "--sleep-ms 30"), 40);
     cfg.referee.time_control = TimeControl::MoveTime(Duration::from_millis(10));
     cfg.referee.time_margin = Duration::from_secs(1);
@@ -291,7 +291,7 @@ fn interrupt_flag_stops_without_writing_partial_games() {
 
 #[test]
 fn match_learns_a_book_for_one_engine() {
-    let book_path = temp("learn.bin");
+    let (_dir, book_path) = temp("learn.bin");
     let mut cfg = config(engine("Learner", "--play greedy --seed 21"), engine("Other", "--seed 22"), 4);
     cfg.openings = vec![Opening::startpos()];
     let params = LearnParams { max_ply: 8, ..LearnParams::default() };
@@ -353,7 +353,7 @@ fn match_reports_each_engines_time_use() {
     let mut cfg = config(engine("Quick", "--seed 5"), engine("Slow", "--sleep-ms 30 --seed 6"), 2);
     cfg.referee.time_control = TimeControl::parse_clock("5+0").unwrap();
     cfg.referee.adjudication.max_moves = Some(15);
-    let out = temp("time_use.pgn");
+    let (_dir, out) = temp("time_use.pgn");
     cfg.pgn_out = Some(out.clone());
     let report = run_match(&cfg, no_stop(), |_, _| {}).unwrap();
     assert_eq!(report.games, 2);

@@ -32,14 +32,6 @@ fn config(param: &str, iterations: u64, state: Option<PathBuf>) -> SpsaConfig {
     }
 }
 
-fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bastion-spsa-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let p = dir.join(name);
-    let _ = std::fs::remove_file(&p);
-    p
-}
-
 #[test]
 fn spsa_raises_an_option_that_makes_the_engine_stronger() {
     let cfg = config("Greed, int, 20, 0, 100, 15, 0.05", 40, None);
@@ -55,7 +47,8 @@ fn spsa_raises_an_option_that_makes_the_engine_stronger() {
 
 #[test]
 fn a_run_resumes_from_its_state_file_and_refuses_another_runs() {
-    let path = temp("state.json");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state.json");
     let cfg = config("Greed, int, 50, 0, 100, 10, 0.01", 6, Some(path.clone()));
     let stop = Arc::new(AtomicBool::new(false));
     let done = run_spsa(&cfg, stop.clone(), |_| {}).unwrap();

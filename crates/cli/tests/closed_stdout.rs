@@ -24,13 +24,12 @@ fn perft_with_closed_stdout_exits_quietly() {
 
 #[test]
 fn println_commands_with_closed_stdout_exit_quietly() {
-    let dir = std::env::temp_dir().join(format!("bastion-closed-stdout-{}", std::process::id()));
-    let dir_arg = dir.to_str().expect("utf-8 temp dir");
+    let dir = tempfile::tempdir().unwrap();
+    let dir_arg = dir.path().to_str().expect("utf-8 temp dir");
     let gen = Command::new(env!("CARGO_BIN_EXE_bastion"))
         .args(["tb", "gen", "KRK", "--dir", dir_arg])
         .output()
         .expect("run bastion tb gen");
     assert!(gen.status.success(), "{}", String::from_utf8_lossy(&gen.stderr));
     run_with_closed_stdout(&["tb", "stats", "KRK", "--dir", dir_arg]);
-    std::fs::remove_dir_all(&dir).ok();
 }

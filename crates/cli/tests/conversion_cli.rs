@@ -30,7 +30,8 @@ const GAMES: &str = r#"[White "A"]
 
 #[test]
 fn each_engine_gets_its_advantages_and_how_they_ended() {
-    let path = std::env::temp_dir().join(format!("bastion-conversion-{}.pgn", std::process::id()));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.pgn");
     std::fs::write(&path, GAMES).unwrap();
     let out = bastion(&["conversion", path.to_str().unwrap(), "--pawns", "2", "--moves", "2"], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -53,7 +54,6 @@ fn each_engine_gets_its_advantages_and_how_they_ended() {
     // With eight moves in a row nobody was clearly ahead in games this short.
     assert_eq!(doc["engines"]["A"]["games"], 2);
     assert_eq!(doc["engines"]["A"]["ahead"]["draws"], 0);
-    std::fs::remove_file(&path).ok();
 }
 
 #[test]

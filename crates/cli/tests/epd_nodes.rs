@@ -21,10 +21,10 @@ fn run(file: &std::path::Path) -> serde_json::Value {
 
 #[test]
 fn node_limited_runs_repeat_exactly() {
-    let file = std::env::temp_dir().join(format!("bastion-epd-nodes-{}.epd", std::process::id()));
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("wac.epd");
     std::fs::write(&file, WAC).unwrap();
     let (a, b) = (run(&file), run(&file));
-    std::fs::remove_file(&file).ok();
     assert_eq!(a["nodes"], 20000);
     assert_eq!(a["positions"], 3);
     let summary = |v: &serde_json::Value| -> Vec<(String, String, u64)> {

@@ -22,12 +22,6 @@ rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR w KQkq - 1 2,0.5,9,25
 8/8/8/8/8/5k2/7q/4K3 w - - 0 1,0,11,-950
 ";
 
-fn dir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bastion-nnue-cli-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 /// `bastion nnue train` on `d`'s `train.csv`, one epoch unless `extra` names `--epochs`.
 fn train(d: &Path, out: &str, extra: &[&str]) -> std::process::Output {
     let epochs: &[&str] = if extra.contains(&"--epochs") { &[] } else { &["--epochs", "1"] };
@@ -50,14 +44,15 @@ fn report(out: &std::process::Output) -> serde_json::Value {
 
 #[test]
 fn fine_tuning_starts_from_the_given_network_and_validates_on_its_own_file() {
-    let d = dir("train");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     std::fs::write(d.join("train.csv"), TRAIN).unwrap();
     std::fs::write(d.join("val.csv"), VALIDATION).unwrap();
     let val = d.join("val.csv");
     let val = val.to_str().unwrap();
 
     // A learning rate this small leaves the weights where they started.
-    let tuned = report(&train(&d, "tuned.nnue", &["--init", "<internal>", "--lr", "1e-12", "--validation", val]));
+    let tuned = report(&train(d, "tuned.nnue", &["--init", "<internal>", "--lr", "1e-12", "--validation", val]));
     assert_eq!(tuned["positions"], 5, "every training line is trained on");
     assert_eq!(tuned["validation_positions"], 3, "validation comes from its own file");
     let start = tuned["starting_validation_loss"].as_f64().expect("a starting loss with --init");
@@ -65,7 +60,7 @@ fn fine_tuning_starts_from_the_given_network_and_validates_on_its_own_file() {
     assert!((start - after).abs() < 1e-4, "{start} -> {after}");
 
     // The built-in network knows these positions; random weights do not.
-    let random = report(&train(&d, "random.nnue", &["--lr", "1e-12", "--validation", val]));
+    let random = report(&train(d, "random.nnue", &["--lr", "1e-12", "--validation", val]));
     assert!(random["starting_validation_loss"].is_null());
     let random_loss = random["epochs"][0]["quantised_validation_loss"].as_f64().unwrap();
     assert!(after < random_loss / 2.0, "built-in {after} against random {random_loss}");
@@ -77,19 +72,19 @@ fn fine_tuning_starts_from_the_given_network_and_validates_on_its_own_file() {
     assert!(written.to_bytes() == bytes, "written in the current version");
     assert!(bytes == bastion_engine::nnue::Network::builtin().to_bytes(), "the built-in network's weights");
 
-    let clash = train(&d, "clash.nnue", &["--init", "<internal>", "--resume"]);
+    let clash = train(d, "clash.nnue", &["--init", "<internal>", "--resume"]);
     assert!(!clash.status.success(), "--init and --resume together are refused");
-    let missing = train(&d, "missing.nnue", &["--init", d.join("no-such.nnue").to_str().unwrap()]);
+    let missing = train(d, "missing.nnue", &["--init", d.join("no-such.nnue").to_str().unwrap()]);
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no-such.nnue"));
-    std::fs::remove_dir_all(&d).ok();
 }
 
 /// Several `--data` and `--validation` files are read as one set each: split in two, the
 /// same lines give the same counts and the same starting loss as the whole files.
 #[test]
 fn several_data_and_validation_files_are_one_set() {
-    let d = dir("several");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     std::fs::write(d.join("train.csv"), TRAIN).unwrap();
     std::fs::write(d.join("val.csv"), VALIDATION).unwrap();
     let (train_lines, val_lines): (Vec<&str>, Vec<&str>) = (TRAIN.lines().collect(), VALIDATION.lines().collect());
@@ -99,7 +94,7 @@ fn several_data_and_validation_files_are_one_set() {
     std::fs::write(d.join("v2.csv"), val_lines[1..].join("\n")).unwrap();
     let path = |name: &str| d.join(name).to_str().unwrap().to_string();
     let whole =
-        report(&train(&d, "whole.nnue", &["--init", "<internal>", "--lr", "1e-12", "--validation", &path("val.csv")]));
+        report(&train(d, "whole.nnue", &["--init", "<internal>", "--lr", "1e-12", "--validation", &path("val.csv")]));
     let run = |out: &str, extra: &[&str]| {
         Command::new(env!("CARGO_BIN_EXE_bastion"))
             .args(["nnue", "train", "--threads", "1", "--batch", "4", "--json", "--epochs", "1"])
@@ -125,34 +120,33 @@ fn several_data_and_validation_files_are_one_set() {
     let missing = run("missing.nnue", &["--data", &path("t1.csv"), &path("no-such.csv")]);
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("no-such.csv"));
-    std::fs::remove_dir_all(&d).ok();
 }
 
 #[test]
 fn king_buckets_start_from_the_given_network_and_resume_with_their_layout() {
-    let d = dir("kings");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     std::fs::write(d.join("train.csv"), TRAIN).unwrap();
     let kings = ["--king-buckets", "mirror4"];
     // Spread over four buckets, the built-in network starts where it was (on positions whose
     // kings stand on files a–d) and its file is the version with king buckets.
-    let spread = report(&train(&d, "spread.nnue", &[&["--init", "<internal>", "--lr", "1e-12"][..], &kings].concat()));
+    let spread = report(&train(d, "spread.nnue", &[&["--init", "<internal>", "--lr", "1e-12"][..], &kings].concat()));
     assert_eq!(spread["positions"], 5);
     let net = bastion_engine::nnue::Network::load(&d.join("spread.nnue")).expect("the engine reads the file");
     assert_eq!(net.king_layout(), bastion_engine::nnue::KingLayout::by_name("mirror4").unwrap());
     let pos = bastion_core::Position::from_fen("1k1r4/ppp5/8/8/8/8/PPP5/1K1R4 w - - 0 1").unwrap();
     assert_eq!(net.evaluate(&pos), bastion_engine::nnue::Network::builtin().evaluate(&pos));
     // A resumed run keeps the checkpoint's layout and refuses another.
-    let more = report(&train(&d, "spread.nnue", &["--resume", "--epochs", "2"]));
+    let more = report(&train(d, "spread.nnue", &["--resume", "--epochs", "2"]));
     assert_eq!(more["epochs"].as_array().unwrap().len(), 1);
-    let clash = train(&d, "spread.nnue", &["--resume", "--epochs", "3", "--king-buckets", "none"]);
+    let clash = train(d, "spread.nnue", &["--resume", "--epochs", "3", "--king-buckets", "none"]);
     assert!(!clash.status.success());
     assert!(String::from_utf8_lossy(&clash.stderr).contains("layout"));
     // Random weights with buckets train, and an unknown layout is refused by name.
-    report(&train(&d, "random.nnue", &kings));
-    let bad = train(&d, "bad.nnue", &["--king-buckets", "mirror5"]);
+    report(&train(d, "random.nnue", &kings));
+    let bad = train(d, "bad.nnue", &["--king-buckets", "mirror5"]);
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("mirror5"));
-    std::fs::remove_dir_all(&d).ok();
 }
 
 const GAMES: &str = r#"[Event "a"]
@@ -178,7 +172,8 @@ const GAMES: &str = r#"[Event "a"]
 
 #[test]
 fn pgn_games_give_quiet_unique_positions_with_their_results() {
-    let d = dir("positions");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     std::fs::write(d.join("games.pgn"), GAMES).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_bastion"))
         .args(["nnue", "positions", "--json", "--out"])
@@ -207,12 +202,12 @@ fn pgn_games_give_quiet_unique_positions_with_their_results() {
         .unwrap();
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("none.pgn"));
-    std::fs::remove_dir_all(&d).ok();
 }
 
 #[test]
 fn self_play_writes_packed_records_that_resume_convert_and_train() {
-    let d = dir("packed");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     let bin = d.join("sp.bin");
     let bin = bin.to_str().unwrap();
     let generate =
@@ -256,7 +251,6 @@ fn self_play_writes_packed_records_that_resume_convert_and_train() {
         "every record read"
     );
     assert_eq!(trained["skipped_lines"], 0);
-    std::fs::remove_dir_all(&d).ok();
 }
 
 #[test]
@@ -264,7 +258,8 @@ fn syzygy_tables_end_self_play_games() {
     let tables = std::env::var_os("SYZYGY_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/syzygy"));
-    let d = dir("syzygy");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     let bad = report_err(&bastion(&[
         "tune",
         "--generate",
@@ -296,7 +291,6 @@ fn syzygy_tables_end_self_play_games() {
         tables.to_str().unwrap(),
     ]));
     assert!(r["ended_by_tablebase"].as_u64().unwrap() >= 1, "{r}");
-    std::fs::remove_dir_all(&d).ok();
 }
 
 fn report_err(out: &std::process::Output) -> String {
@@ -306,7 +300,8 @@ fn report_err(out: &std::process::Output) -> String {
 
 #[test]
 fn stats_count_men_results_and_scores_of_data_and_games() {
-    let d = dir("stats");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     let data = d.join("d.csv");
     std::fs::write(
         &data,
@@ -338,12 +333,12 @@ fn stats_count_men_results_and_scores_of_data_and_games() {
     let out = bastion(&["nnue", "stats", "--data", d.join("missing.bin").to_str().unwrap()]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("missing.bin"));
-    std::fs::remove_dir_all(&d).ok();
 }
 
 #[test]
 fn self_play_starts_from_the_positions_of_a_file() {
-    let d = dir("starts");
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path();
     let starts = d.join("endings.epd");
     std::fs::write(&starts, "8/5k2/8/3p4/8/2R5/5K2/8 w - - id \"rook\";\n8/8/3k4/8/2PK4/8/8/8 b - - id \"pawn\";\n")
         .unwrap();
@@ -381,5 +376,4 @@ fn self_play_starts_from_the_positions_of_a_file() {
         d.join("x.csv").to_str().unwrap(),
     ]));
     assert!(bad.contains("none.epd"), "{bad}");
-    std::fs::remove_dir_all(&d).ok();
 }

@@ -4,11 +4,11 @@
 mod common;
 
 use common::{bastion, text};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-/// A PGN file of this test's own: one game per `(opening move, white, black, result)`, each
+/// A PGN file `name`.pgn in `dir`: one game per `(opening move, white, black, result)`, each
 /// from the position after that first move.
-fn pgn_file(name: &str, games: &[(&str, &str, &str, &str)]) -> PathBuf {
+fn pgn_file(dir: &Path, name: &str, games: &[(&str, &str, &str, &str)]) -> PathBuf {
     let fen = |m: &str| match m {
         "e4" => "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
         _ => "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1",
@@ -20,14 +20,16 @@ fn pgn_file(name: &str, games: &[(&str, &str, &str, &str)]) -> PathBuf {
             fen(opening)
         ));
     }
-    let path = std::env::temp_dir().join(format!("bastion-paired-{}-{name}.pgn", std::process::id()));
+    let path = dir.join(format!("{name}.pgn"));
     std::fs::write(&path, pgn).unwrap();
     path
 }
 
 #[test]
 fn a_candidate_is_compared_game_by_game_with_its_base() {
+    let dir = tempfile::tempdir().unwrap();
     let base = pgn_file(
+        dir.path(),
         "base",
         &[
             ("e4", "v1", "sf", "0-1"),
@@ -37,6 +39,7 @@ fn a_candidate_is_compared_game_by_game_with_its_base() {
         ],
     );
     let cand = pgn_file(
+        dir.path(),
         "cand",
         &[
             ("d4", "sf", "v2", "1/2-1/2"),
@@ -76,6 +79,4 @@ fn a_candidate_is_compared_game_by_game_with_its_base() {
         assert!(!out.status.success(), "{args:?}");
         assert!(text(&out.stderr).contains(want), "{args:?}: {}", text(&out.stderr));
     }
-    let _ = std::fs::remove_file(base);
-    let _ = std::fs::remove_file(cand);
 }

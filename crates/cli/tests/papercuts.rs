@@ -7,7 +7,7 @@
 mod common;
 
 use common::{bastion, BASTION};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Output;
 
 const STARTPOS: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
@@ -20,9 +20,9 @@ fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// A file of this test's own in the temporary directory.
-fn temp_file(name: &str, contents: &[u8]) -> PathBuf {
-    let path = std::env::temp_dir().join(format!("bastion-papercuts-{}-{name}", std::process::id()));
+/// The file `name` in `dir`, holding `contents`.
+fn temp_file(dir: &Path, name: &str, contents: &[u8]) -> PathBuf {
+    let path = dir.join(name);
     std::fs::write(&path, contents).unwrap();
     path
 }
@@ -61,10 +61,13 @@ fn perft_refuses_a_huge_count_without_force() {
 
 #[test]
 fn counts_of_one_are_singular() {
-    let suite =
-        temp_file("one.perft", b"id start\nepd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nperft 1 20\n");
+    let dir = tempfile::tempdir().unwrap();
+    let suite = temp_file(
+        dir.path(),
+        "one.perft",
+        b"id start\nepd rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -\nperft 1 20\n",
+    );
     let out = bastion(&["perft", "--suite", suite.to_str().unwrap(), "--threads", "1"]);
-    std::fs::remove_file(&suite).ok();
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("1 position, 1 check, 0 failed (1 thread)"), "{}", stdout(&out));
 
@@ -87,27 +90,28 @@ fn an_os_error_is_printed_once() {
 fn book_probe_says_when_a_file_is_not_a_polyglot_book() {
     // A PGN whose size is not a multiple of 16, and one whose size is (96 bytes): its
     // "entries" are text, not sorted by key.
-    let odd = temp_file("odd.pgn", b"[Event \"x\"]\n\n1. e4 e5 *\n");
+    let dir = tempfile::tempdir().unwrap();
+    let odd = temp_file(dir.path(), "odd.pgn", b"[Event \"x\"]\n\n1. e4 e5 *\n");
     let pgn = b"[Event \"A casual game\"]\n[White \"Morphy\"]\n[Black \"Duke\"]\n\n1. e4 e5 2. Nf3 d6 3. d4 Bg4 *\n\n\n\n\n\n\n\n\n";
     assert_eq!(pgn.len() % 16, 0);
-    let even = temp_file("even.pgn", pgn);
+    let even = temp_file(dir.path(), "even.pgn", pgn);
     for (file, why) in [(&odd, "is not a multiple of 16"), (&even, "out of key order")] {
         let out = bastion(&["book", "probe", file.to_str().unwrap()]);
-        std::fs::remove_file(file).ok();
         assert!(!out.status.success());
         let err = stderr(&out);
         assert!(err.contains("not a Polyglot book") && err.contains(why), "{err}");
         assert!(!stdout(&out).contains("no book moves"));
     }
     // A real book (built here) still probes.
-    let games =
-        temp_file("games.pgn", b"[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n[Result \"0-1\"]\n\n1. d4 d5 0-1\n");
-    let book = std::env::temp_dir().join(format!("bastion-papercuts-{}-book.bin", std::process::id()));
+    let games = temp_file(
+        dir.path(),
+        "games.pgn",
+        b"[Result \"1-0\"]\n\n1. e4 e5 2. Nf3 Nc6 1-0\n\n[Result \"0-1\"]\n\n1. d4 d5 0-1\n",
+    );
+    let book = dir.path().join("book.bin");
     let built = bastion(&["book", "build", games.to_str().unwrap(), "-o", book.to_str().unwrap()]);
     assert!(built.status.success(), "{}", stderr(&built));
     let out = bastion(&["book", "probe", book.to_str().unwrap()]);
-    std::fs::remove_file(&games).ok();
-    std::fs::remove_file(&book).ok();
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("e2e4"), "{}", stdout(&out));
 }
@@ -139,7 +143,9 @@ fn match_names_engines_by_their_id_name() {
 
 #[test]
 fn epd_mean_depth_leaves_out_mates() {
+    let dir = tempfile::tempdir().unwrap();
     let suite = temp_file(
+        dir.path(),
         "depth.epd",
         b"6k1/5ppp/8/8/8/8/8/R5K1 w - - dm 1; id \"mate\";\n\
           r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - bm Bb5; id \"quiet\";\n",
@@ -158,7 +164,6 @@ fn epd_mean_depth_leaves_out_mates() {
         "--json",
         suite.to_str().unwrap(),
     ]);
-    std::fs::remove_file(&suite).ok();
     assert!(out.status.success(), "{}", stderr(&out));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let quiet = v["results"].as_array().unwrap().iter().find(|r| r["id"] == "quiet").unwrap();
@@ -198,9 +203,9 @@ fn bench_times_another_network_or_the_hand_written_evaluation() {
     let default = nodes(&["bench", "5", "--json"]);
     assert_eq!(nodes(&["bench", "5", "--json", "--eval-file", "<internal>"]), default);
     assert_ne!(nodes(&["bench", "5", "--json", "--eval-file", "none"]), default, "another evaluation, another tree");
-    let bad = temp_file("not-a-network.nnue", b"not a network");
+    let dir = tempfile::tempdir().unwrap();
+    let bad = temp_file(dir.path(), "not-a-network.nnue", b"not a network");
     let out = bastion(&["bench", "5", "--eval-file", bad.to_str().unwrap()]);
     assert!(!out.status.success());
     assert!(stderr(&out).contains("reading network"), "{}", stderr(&out));
-    std::fs::remove_file(bad).ok();
 }

@@ -5,18 +5,21 @@ mod common;
 
 use common::{bastion, text};
 use std::path::PathBuf;
+use tempfile::TempDir;
 
-/// A PGN file of this test's own: one game per `(white, black, result)`.
-fn pgn_file(name: &str, games: &[(&str, &str, &str)]) -> PathBuf {
+/// A PGN file of this test's own, in a directory removed when dropped: one game per
+/// `(white, black, result)`.
+fn pgn_file(games: &[(&str, &str, &str)]) -> (TempDir, PathBuf) {
     let mut pgn = String::new();
     for (white, black, result) in games {
         pgn.push_str(&format!(
             "[White \"{white}\"]\n[Black \"{black}\"]\n[Result \"{result}\"]\n\n1. e4 e5 {result}\n\n"
         ));
     }
-    let path = std::env::temp_dir().join(format!("bastion-rate-{}-{name}.pgn", std::process::id()));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.pgn");
     std::fs::write(&path, pgn).unwrap();
-    path
+    (dir, path)
 }
 
 #[test]
@@ -31,7 +34,7 @@ fn a_gauntlet_is_rated_on_the_anchors_scale() {
         ("Stockfish", "Bastion", "1/2-1/2"),
         ("Stockfish", "Bastion", "*"),
     ];
-    let file = pgn_file("gauntlet", &games);
+    let (_dir, file) = pgn_file(&games);
     let path = file.to_str().unwrap();
     let out = bastion(&["rate", path, "--anchor", "Ethereal 12=3000"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -46,12 +49,11 @@ fn a_gauntlet_is_rated_on_the_anchors_scale() {
     assert_eq!(rating("Ethereal 12"), 3000.0);
     assert!(rating("Stockfish") > rating("Bastion") && rating("Bastion") > 3000.0);
     assert_eq!(doc["games_skipped"], 1);
-    std::fs::remove_file(file).unwrap();
 }
 
 #[test]
 fn results_and_arguments_that_fix_no_rating_are_refused_clearly() {
-    let file = pgn_file("sweep", &[("A", "B", "1-0"), ("B", "A", "0-1")]);
+    let (_dir, file) = pgn_file(&[("A", "B", "1-0"), ("B", "A", "0-1")]);
     let path = file.to_str().unwrap();
     let out = bastion(&["rate", path]);
     assert!(!out.status.success());
@@ -62,5 +64,4 @@ fn results_and_arguments_that_fix_no_rating_are_refused_clearly() {
     assert!(text(&out.stderr).contains("expected NAME=ELO"), "{}", text(&out.stderr));
     let out = bastion(&["rate", "/nonexistent/games.pgn"]);
     assert!(!out.status.success() && text(&out.stderr).contains("cannot open"), "{}", text(&out.stderr));
-    std::fs::remove_file(file).unwrap();
 }

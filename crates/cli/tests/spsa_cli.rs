@@ -4,11 +4,11 @@
 mod common;
 
 use common::bastion;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-fn temp(name: &str, text: Option<&str>) -> PathBuf {
-    let path = std::env::temp_dir().join(format!("bastion-spsa-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_file(&path);
+/// The path `name` in `dir`, a file holding `text` if there is one.
+fn temp(dir: &Path, name: &str, text: Option<&str>) -> PathBuf {
+    let path = dir.join(name);
     if let Some(t) = text {
         std::fs::write(&path, t).unwrap();
     }
@@ -17,8 +17,10 @@ fn temp(name: &str, text: Option<&str>) -> PathBuf {
 
 #[test]
 fn a_short_run_prints_the_tuned_values_and_resumes_from_its_state() {
-    let params = temp("params.txt", Some("# the fake engine's one option\nGreed, int, 40, 0, 100, 10, 0.01\n"));
-    let state = temp("state.json", None);
+    let dir = tempfile::tempdir().unwrap();
+    let params =
+        temp(dir.path(), "params.txt", Some("# the fake engine's one option\nGreed, int, 40, 0, 100, 10, 0.01\n"));
+    let state = temp(dir.path(), "state.json", None);
     let engine = format!("cmd={} --play random --seed 3", bastion_test_engine::command());
     let args = [
         "spsa",
@@ -48,20 +50,19 @@ fn a_short_run_prints_the_tuned_values_and_resumes_from_its_state() {
     assert!(again.status.success());
     assert_eq!(String::from_utf8_lossy(&again.stdout), stdout);
     assert!(again.stderr.is_empty(), "{}", String::from_utf8_lossy(&again.stderr));
-    let _ = std::fs::remove_file(&params);
-    let _ = std::fs::remove_file(&state);
 }
 
 #[test]
 fn bad_parameter_files_and_missing_limits_are_clear_errors() {
     let engine = format!("cmd={} --play random", bastion_test_engine::command());
-    let state = temp("never.json", None);
+    let dir = tempfile::tempdir().unwrap();
+    let state = temp(dir.path(), "never.json", None);
     for (text, expected) in [
         ("Greed, int, 40, 0, 100, 10\n", "line 1"),
         ("# comment\nGreed, int, 400, 0, 100, 10, 0.01\n", "outside"),
         ("", "no parameters"),
     ] {
-        let params = temp("bad.txt", Some(text));
+        let params = temp(dir.path(), "bad.txt", Some(text));
         let out = bastion(&[
             "spsa",
             "--engine",
@@ -79,7 +80,7 @@ fn bad_parameter_files_and_missing_limits_are_clear_errors() {
         assert!(!out.status.success() && err.contains(expected), "{text:?}: {err}");
         assert!(!err.contains("panicked"), "{err}");
     }
-    let params = temp("ok.txt", Some("Greed, int, 40, 0, 100, 10, 0.01\n"));
+    let params = temp(dir.path(), "ok.txt", Some("Greed, int, 40, 0, 100, 10, 0.01\n"));
     let p = params.to_str().unwrap();
     let out = bastion(&["spsa", "--engine", &engine, "--params", p, "--iterations", "2", "--state", "x.json"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("give a limit"));

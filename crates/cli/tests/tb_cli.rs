@@ -14,14 +14,13 @@ fn checked(out: &std::process::Output) -> u64 {
 
 #[test]
 fn sampled_verify_checks_a_fraction() {
-    let dir = std::env::temp_dir().join(format!("bastion-tb-cli-{}", std::process::id()));
-    let d = dir.to_str().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
     let gen = bastion(&["tb", "gen", "KQK", "--dir", d, "--threads", "1"]);
     assert!(gen.status.success(), "{}", String::from_utf8_lossy(&gen.stderr));
     let full = checked(&bastion(&["tb", "verify", "KQK", "--dir", d, "--json"]));
     let sample = checked(&bastion(&["tb", "verify", "KQK", "--dir", d, "--every", "7", "--json"]));
     let zero = bastion(&["tb", "verify", "KQK", "--dir", d, "--every", "0"]);
-    std::fs::remove_dir_all(&dir).ok();
     assert!(full > 10_000, "{full}");
     assert!(sample * 5 < full && sample * 10 > full, "sample {sample} of {full}");
     assert!(!zero.status.success());
@@ -29,14 +28,15 @@ fn sampled_verify_checks_a_fraction() {
 
 #[test]
 fn probe_answers_from_tables_and_names_the_missing_ones() {
-    let dir = std::env::temp_dir().join(format!("bastion-tb-probe-{}", std::process::id()));
+    let tmp = tempfile::tempdir().unwrap();
+    // Not created here: the first probe finds no table directory, `tb gen` makes it.
+    let dir = tmp.path().join("tables");
     let d = dir.to_str().unwrap();
     let kqk = "8/8/8/4k3/8/8/8/KQ6 w - - 0 1";
     let absent = bastion(&["tb", "probe", kqk, "--dir", d]);
     let gen = bastion(&["tb", "gen", "KQK", "--dir", d, "--threads", "1"]);
     let probe = bastion(&["tb", "probe", kqk, "--dir", d, "--json"]);
     let missing = bastion(&["tb", "probe", "8/8/8/4k3/8/8/8/KR6 w - - 0 1", "--dir", d]);
-    std::fs::remove_dir_all(&dir).ok();
 
     assert!(!absent.status.success());
     let err = String::from_utf8_lossy(&absent.stderr);

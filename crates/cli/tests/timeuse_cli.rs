@@ -30,7 +30,8 @@ const GAMES: &str = r#"[Event "m"]
 
 #[test]
 fn each_engine_gets_its_moves_depths_clock_and_profile() {
-    let path = std::env::temp_dir().join(format!("bastion-timeuse-{}.pgn", std::process::id()));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.pgn");
     std::fs::write(&path, GAMES).unwrap();
     let out = bastion(&["timeuse", path.to_str().unwrap()], "");
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -54,7 +55,6 @@ fn each_engine_gets_its_moves_depths_clock_and_profile() {
     assert_eq!(doc["time_use"]["A"]["moves"], 3);
     assert_eq!(doc["time_use"]["A"]["profile"][0]["moves"], 3);
     assert_eq!(doc["time_use"]["B"]["clock_games"], 2);
-    let _ = std::fs::remove_file(&path);
 }
 
 #[test]

@@ -116,12 +116,11 @@ fn a_match_at_fixed_nodes_gives_the_single_process_report_and_pgn() {
         .to_vec();
     let mut config = config([engine("A", command), b], TimeControl::Nodes(300), 6);
     config.referee.adjudication.max_moves = Some(60);
-    let pgn_file = std::env::temp_dir().join(format!("bastion-distributed-match-{}.pgn", std::process::id()));
-    let _ = std::fs::remove_file(&pgn_file);
+    let dir = tempfile::tempdir().unwrap();
+    let pgn_file = dir.path().join("match.pgn");
     config.pgn_out = Some(pgn_file.clone());
     let single = run_match(&config, Arc::new(AtomicBool::new(false)), |_, _| {}).unwrap();
     let single_pgn = std::fs::read_to_string(&pgn_file).unwrap();
-    std::fs::remove_file(&pgn_file).unwrap();
     assert_eq!(single.games, 6, "{}", single.final_report());
     assert!(single.draws < 6, "decided games too: {}", single.final_report());
 
@@ -144,9 +143,8 @@ fn a_resumed_match_plays_and_counts_what_bastion_match_resume_does() {
     b.options = vec![("NullMove".to_string(), "false".to_string())];
     let mut config = config([engine("A", command), b], TimeControl::Nodes(300), 4);
     config.referee.adjudication.max_moves = Some(40);
-    let dir = std::env::temp_dir().join(format!("bastion-distributed-resume-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let (single_file, cluster_file) = (dir.join("single.pgn"), dir.join("cluster.pgn"));
+    let dir = tempfile::tempdir().unwrap();
+    let (single_file, cluster_file) = (dir.path().join("single.pgn"), dir.path().join("cluster.pgn"));
     config.pgn_out = Some(single_file.clone());
     run_match(&config, Arc::new(AtomicBool::new(false)), |_, _| {}).unwrap();
     // An interrupted run left the first game of pair 3 behind: it is dropped and played again.
@@ -173,7 +171,6 @@ fn a_resumed_match_plays_and_counts_what_bastion_match_resume_does() {
     let (report, single) = (without_times(&report), without_times(&single));
     assert_eq!(serde_json::to_value(&report).unwrap(), serde_json::to_value(&single).unwrap());
     assert_eq!((report.games, report.resumed_games), (6, 4));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

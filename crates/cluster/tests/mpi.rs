@@ -164,8 +164,7 @@ fn a_missing_suite_is_a_clear_error_from_rank_zero_alone() {
 #[test]
 #[ignore = "needs mpirun and BASTION_MPI_BIN (a bastion built with --features mpi); run by scripts/ci-mpi.sh"]
 fn a_match_at_two_ranks_gives_the_report_and_pgn_of_bastion_match_and_resumes_as_it_does() {
-    let dir = std::env::temp_dir().join(format!("bastion-mpi-match-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tempfile::tempdir().unwrap();
     let engine = format!("cmd={}", engine());
     let suite = suite();
     // Four games at fixed nodes from the suite's first two positions, against a second engine
@@ -183,8 +182,8 @@ fn a_match_at_two_ranks_gives_the_report_and_pgn_of_bastion_match_and_resumes_as
         }
         a
     };
-    let single_pgn = dir.join("single.pgn");
-    let cluster_pgn = dir.join("cluster.pgn");
+    let single_pgn = dir.path().join("single.pgn");
+    let cluster_pgn = dir.path().join("cluster.pgn");
     let read = |p: &std::path::Path| pgn_without_times(&std::fs::read_to_string(p).unwrap());
     // Four games, then two more resumed from each run's own PGN file.
     for (games, resume) in [("4", false), ("6", true)] {
@@ -204,7 +203,6 @@ fn a_match_at_two_ranks_gives_the_report_and_pgn_of_bastion_match_and_resumes_as
         assert!(text(&out.stdout).contains(&format!("Games {games}/{games}")), "{}", text(&out.stdout));
         assert_eq!(read(&cluster_pgn), read(&single_pgn));
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A match report without the wall seconds of its `Time use of …` lines, which differ from run

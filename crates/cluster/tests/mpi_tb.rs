@@ -16,21 +16,16 @@ use std::process::Command;
 use std::sync::{mpsc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
-
-/// A fresh directory under the system's temporary directory.
-fn fresh_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bastion-mpi-tb-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use tempfile::TempDir;
 
 /// `bastion tb gen ENDING` into a directory: the reference file and the sub-tables, made once
-/// per test run (a five-man table takes a minute or more of CPU).
+/// per test run (a five-man table takes a minute or more of CPU). They live in cargo's scratch
+/// directory for integration tests (`target/tmp`), not the system's: a static is never
+/// dropped, so a `TempDir` here would never be removed. Each run makes them afresh.
 fn single_process(ending: &str) -> PathBuf {
     static MADE: Mutex<Vec<String>> = Mutex::new(Vec::new());
-    let dir = std::env::temp_dir().join(format!("bastion-mpi-tb-single-{ending}-{}", std::process::id()));
     let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("mpi-tb-single-{ending}"));
     if made.iter().any(|e| e == ending) {
         return dir;
     }
@@ -44,14 +39,14 @@ fn single_process(ending: &str) -> PathBuf {
     dir
 }
 
-/// A directory with every table of `from` but `ending`'s own.
-fn sub_tables_only(from: &Path, ending: &str, tag: &str) -> PathBuf {
-    let dir = fresh_dir(tag);
+/// A new directory with every table of `from` but `ending`'s own.
+fn sub_tables_only(from: &Path, ending: &str) -> TempDir {
+    let dir = tempfile::tempdir().unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_str().unwrap().to_string();
         if name.ends_with(".btb") && name != format!("{ending}.btb") {
-            std::fs::copy(&path, dir.join(name)).unwrap();
+            std::fs::copy(&path, dir.path().join(name)).unwrap();
         }
     }
     dir
@@ -60,9 +55,8 @@ fn sub_tables_only(from: &Path, ending: &str, tag: &str) -> PathBuf {
 fn check_identical(ending: &str, rank_counts: &[usize], limit: Duration) {
     let single = single_process(ending);
     for &ranks in rank_counts {
-        let dir = sub_tables_only(&single, ending, &format!("np{ranks}-{ending}"));
-        generate_and_compare(ending, ranks, &dir, &single, limit, &[]);
-        let _ = std::fs::remove_dir_all(dir);
+        let dir = sub_tables_only(&single, ending);
+        generate_and_compare(ending, ranks, dir.path(), &single, limit, &[]);
     }
 }
 
@@ -127,7 +121,8 @@ fn a_five_man_table_at_more_rank_counts_equals_tb_gen() {
 #[test]
 #[ignore = "needs mpirun and BASTION_MPI_BIN (a bastion built with --features mpi); run by scripts/ci-mpi.sh"]
 fn a_missing_sub_table_is_one_clear_error_from_rank_zero() {
-    let dir = fresh_dir("bare");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let out =
         output_within(mpirun(2, &["cluster", "tb", "KRKN", "--dir", dir.to_str().unwrap()]), Duration::from_secs(120));
     assert!(!out.status.success());
@@ -135,7 +130,6 @@ fn a_missing_sub_table_is_one_clear_error_from_rank_zero() {
     assert_eq!(err.matches("is missing in").count(), 1, "{err}");
     assert!(err.contains("bastion tb gen K"), "{err}");
     assert!(!dir.join("KRKN.btb").exists());
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// Starts `cluster tb KRRRK` on `ranks` ranks in `dir` with `launch` ([`mpirun`] or
@@ -213,11 +207,12 @@ fn a_killed_rank_ends_the_job_and_a_rerun_resumes_from_the_last_checkpoint() {
     // Four ranks: the five-man table at 4 ranks is compared with tb gen's here (its levels
     // before the checkpoint run in the killed job, the others in the rerun).
     let single = single_process("KRRRK");
-    let dir = sub_tables_only(&single, "KRRRK", "killed");
-    let (job, rx, pid) = start_job(mpirun_for_a_killed_rank, &dir, 4, &["--checkpoint-every", "1s"]);
+    let tmp = sub_tables_only(&single, "KRRRK");
+    let dir = tmp.path();
+    let (job, rx, pid) = start_job(mpirun_for_a_killed_rank, dir, 4, &["--checkpoint-every", "1s"]);
     // Once every rank has written a checkpoint, they share a complete level.
     let since = Instant::now();
-    while checkpoints_by_rank(&dir, 4).contains(&0) {
+    while checkpoints_by_rank(dir, 4).contains(&0) {
         assert!(since.elapsed() < Duration::from_secs(300), "no checkpoint from every rank");
         thread::sleep(Duration::from_millis(100));
     }
@@ -226,18 +221,18 @@ fn a_killed_rank_ends_the_job_and_a_rerun_resumes_from_the_last_checkpoint() {
     assert!(err.contains("error: stopped from outside while generating KRRRK"), "{err}");
     assert!(err.contains("run the command again"), "{err}");
     assert!(!dir.join("KRRRK.btb").exists(), "no file from an unfinished run");
-    let report = generate_and_compare("KRRRK", 4, &dir, &single, Duration::from_secs(900), &[]);
+    let report = generate_and_compare("KRRRK", 4, dir, &single, Duration::from_secs(900), &[]);
     assert!(report.contains("resumed from the checkpoint at level"), "{report}");
-    assert_eq!(checkpoints_by_rank(&dir, 4), vec![0; 4], "the checkpoints are removed with the table written");
-    let _ = std::fs::remove_dir_all(dir);
+    assert_eq!(checkpoints_by_rank(dir, 4), vec![0; 4], "the checkpoints are removed with the table written");
 }
 
 #[test]
 #[ignore = "needs mpirun and BASTION_MPI_BIN (a bastion built with --features mpi); run by scripts/ci-mpi.sh"]
 fn a_hung_rank_is_found_by_rank_zero_after_the_rank_timeout() {
     let single = single_process("KRRRK");
-    let dir = sub_tables_only(&single, "KRRRK", "hung");
-    let (job, rx, pid) = start_job(mpirun, &dir, 3, &["--rank-timeout", "3s"]);
+    let tmp = sub_tables_only(&single, "KRRRK");
+    let dir = tmp.path();
+    let (job, rx, pid) = start_job(mpirun, dir, 3, &["--rank-timeout", "3s"]);
     // A stopped process neither dies nor answers: only the exchange's timeout can tell.
     assert!(Command::new("kill").args(["-STOP", &pid.to_string()]).status().unwrap().success());
     let err = wait_for_line(job, &rx, "the exchange between the ranks got no answer for", Duration::from_secs(120));
@@ -245,5 +240,4 @@ fn a_hung_rank_is_found_by_rank_zero_after_the_rank_timeout() {
     assert!(err.contains("error: generating KRRRK "), "{err}");
     assert!(err.contains("the exchange between the ranks got no answer for"), "{err}");
     assert!(!dir.join("KRRRK.btb").exists());
-    let _ = std::fs::remove_dir_all(dir);
 }

@@ -192,8 +192,8 @@ mod tests {
 
     #[test]
     fn an_atomic_write_replaces_the_file_and_leaves_no_temporary() {
-        let dir = std::env::temp_dir().join(format!("bastion-atomic-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let path = dir.join("state.json");
         std::fs::write(&path, "old").unwrap();
         write_atomically(&path, "partial", b"new").unwrap();
@@ -201,18 +201,18 @@ mod tests {
         assert!(!dir.join("state.partial").exists());
         // A directory that does not exist: an error, not a panic.
         assert!(write_atomically(&dir.join("missing/x.json"), "partial", b"x").is_err());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
-    fn temp(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("bastion-core-io-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir.join(name)
+    /// A fresh directory, removed when dropped, and the path `name` in it.
+    fn temp(name: &str) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
+        (dir, path)
     }
 
     #[test]
     fn reads_a_small_file() {
-        let p = temp("small");
+        let (_dir, p) = temp("small");
         std::fs::write(&p, b"hello\nworld\n").unwrap();
         assert_eq!(read_bounded(&p, 12).unwrap(), b"hello\nworld\n");
         assert_eq!(read_to_string_bounded(&p, 100).unwrap(), "hello\nworld\n");
@@ -242,23 +242,20 @@ mod tests {
 
     #[test]
     fn refuses_an_oversized_sparse_file_without_reading_it() {
-        let p = temp("sparse");
+        let (_dir, p) = temp("sparse");
         std::fs::File::create(&p).unwrap().set_len(1 << 40).unwrap();
         let e = read_bounded(&p, TEXT_LIMIT).unwrap_err();
         assert!(e.to_string().contains("file larger than"), "{e}");
         assert!(open_bounded(&p, TEXT_LIMIT).is_err());
-        std::fs::remove_file(&p).unwrap();
     }
 
     #[cfg(unix)]
     #[test]
     fn refuses_a_fifo_without_blocking() {
-        let p = temp("fifo");
-        let _ = std::fs::remove_file(&p);
+        let (_dir, p) = temp("fifo");
         let made = std::process::Command::new("mkfifo").arg(&p).status().map(|s| s.success()).unwrap_or(false);
         if made {
             assert!(matches!(read_bounded(&p, 1 << 20), Err(BoundedReadError::NotRegular { .. })));
-            std::fs::remove_file(&p).unwrap();
         }
     }
 

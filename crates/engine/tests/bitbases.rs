@@ -14,12 +14,13 @@ use bastion_tablebase::{Bitbase, Material, Probers};
 use common::{field, session, until, until_bestmove};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use tempfile::TempDir;
 
 /// A directory holding only bitbases, no DTM tables: those of `endings` and of
-/// their sub-endings.
-fn bitbase_dir(tag: &str, endings: &[&str]) -> PathBuf {
-    let root = std::env::temp_dir().join(format!("bastion-engine-bitbases-{tag}-{}", std::process::id()));
-    let (dtm, dir) = (root.join("dtm"), root.join("bwdl"));
+/// their sub-endings. Returned with the temporary directory that holds it.
+fn bitbase_dir(endings: &[&str]) -> (TempDir, PathBuf) {
+    let root = tempfile::tempdir().unwrap();
+    let (dtm, dir) = (root.path().join("dtm"), root.path().join("bwdl"));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::create_dir_all(&dtm).unwrap();
     let endings: Vec<Material> = endings.iter().map(|e| Material::parse(e).unwrap()).collect();
@@ -27,7 +28,7 @@ fn bitbase_dir(tag: &str, endings: &[&str]) -> PathBuf {
         let t = TableFile::open(&dtm.join(format!("{}.btb", r.ending))).unwrap().load().unwrap();
         Bitbase::from_table(&t).write(&dir).unwrap();
     }
-    dir
+    (root, dir)
 }
 
 /// The `BastionTBPath` loader of the `bastion` binary, in small.
@@ -63,7 +64,7 @@ fn probers(dir: &Path) -> Arc<dyn TablebaseProbe> {
 
 #[test]
 fn the_engine_finds_the_only_winning_move_of_a_krkn_position() {
-    let dir = bitbase_dir("krkn", &["KRKN"]);
+    let (_tmp, dir) = bitbase_dir(&["KRKN"]);
     let (score, tbhits, best) = search(Some(probers(&dir)), KRKN, 6);
     assert_eq!(best, "Ke3");
     assert!(matches!(score, Score::Cp(c) if c > 10_000), "{score:?}");
@@ -72,14 +73,13 @@ fn the_engine_finds_the_only_winning_move_of_a_krkn_position() {
     let (plain, hits, _) = search(None, KRKN, 6);
     assert!(matches!(plain, Score::Cp(c) if c < 10_000), "{plain:?}");
     assert_eq!(hits, 0);
-    std::fs::remove_dir_all(dir.parent().unwrap()).ok();
 }
 
 #[test]
 fn the_search_probes_bitbases_after_captures() {
     // Four men with the 3-man bitbases: the root is not covered, the positions after
     // captures are (Qxa5 leaves KQK).
-    let dir = bitbase_dir("capture", &["KQK", "KRK"]);
+    let (_tmp, dir) = bitbase_dir(&["KQK", "KRK"]);
     let fen = "8/8/8/r4k2/8/8/8/Q1K5 w - - 0 1";
     let (_, tbhits, best) = search(Some(probers(&dir)), fen, 6);
     assert_eq!(best, "Qxa5+");
@@ -89,12 +89,11 @@ fn the_search_probes_bitbases_after_captures() {
     // material score that the search alone would give.
     let (score, _, _) = search(Some(probers(&dir)), fen, 12);
     assert!(matches!(score, Score::Cp(c) if c > 10_000), "{score:?}");
-    std::fs::remove_dir_all(dir.parent().unwrap()).ok();
 }
 
 #[test]
 fn bastion_tb_path_loads_a_directory_of_bitbases() {
-    let dir = bitbase_dir("uci", &["KRKN"]);
+    let (_tmp, dir) = bitbase_dir(&["KRKN"]);
     let (uci, rx) = session();
     let mut uci = uci.with_tablebase_loader(loader());
     uci.handle(&format!("setoption name BastionTBPath value {}", dir.display()));
@@ -107,5 +106,4 @@ fn bastion_tb_path_loads_a_directory_of_bitbases() {
     let last = lines.iter().rfind(|l| l.starts_with("info depth")).unwrap();
     assert!(field(last, "tbhits").unwrap().parse::<u64>().unwrap() > 0, "{last}");
     assert!(lines.last().unwrap().starts_with("bestmove f4e3"), "{lines:#?}");
-    std::fs::remove_dir_all(dir.parent().unwrap()).ok();
 }

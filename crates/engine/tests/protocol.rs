@@ -305,9 +305,8 @@ fn no_mate_score_no_prover_and_bad_lines_are_ignored() {
 /// (the default) the built-in network.
 #[test]
 fn eval_file_loads_a_network_and_rejects_bad_files() {
-    let dir = std::env::temp_dir().join(format!("bastion-evalfile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let net_path = dir.join("random.nnue");
+    let dir = tempfile::tempdir().unwrap();
+    let net_path = dir.path().join("random.nnue");
     // The built-in network with 50 cp more output bias in the bucket of a full board (the
     // last four bytes), so that it evaluates the test position differently.
     let mut bytes = bastion_engine::nnue::Network::builtin().to_bytes();
@@ -316,7 +315,7 @@ fn eval_file_loads_a_network_and_rejects_bad_files() {
     bytes[n - 4..].copy_from_slice(&bias.to_le_bytes());
     let net = bastion_engine::nnue::Network::from_bytes(&bytes).unwrap();
     std::fs::write(&net_path, &bytes).unwrap();
-    let bad_path = dir.join("bad.nnue");
+    let bad_path = dir.path().join("bad.nnue");
     std::fs::write(&bad_path, b"BSTNNUE1 but truncated").unwrap();
     let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
     let want = net.evaluate(&Position::from_fen(fen).unwrap());
@@ -327,7 +326,6 @@ fn eval_file_loads_a_network_and_rejects_bad_files() {
         net_path.display(),
         bad_path.display()
     ));
-    std::fs::remove_dir_all(&dir).ok();
     let evals: Vec<&String> = out.iter().filter(|l| l.contains("static eval")).collect();
     assert_eq!(evals.len(), 5, "{out:?}");
     assert_ne!(want, 0);

@@ -125,7 +125,8 @@ fn plots_render_as_svg_and_png() {
         assert!(svg.contains(&c.san), "legend names {}", c.san);
     }
     assert!(render_time_svg(&a).contains("Time per depth"));
-    let png = std::env::temp_dir().join(format!("bastion-fortress-{}-plot.png", std::process::id()));
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("plot.png");
     render_png(&a, PlotKind::Evaluations, &png).unwrap();
     let bytes = std::fs::read(&png).unwrap();
     assert_eq!(&bytes[1..4], b"PNG");
@@ -138,9 +139,8 @@ fn plots_render_as_svg_and_png() {
     let pixels = &pixels[..frame.buffer_size()];
     assert_eq!(&pixels[..3], &[255, 255, 255], "a white corner");
     assert!(pixels.chunks(3).filter(|p| p != &[255, 255, 255]).count() > 10_000, "lines and text drawn");
-    let _ = std::fs::remove_file(png);
-    // A path that cannot be written is an error, not a panic.
-    let bad = std::env::temp_dir().join("bastion-no-such-dir").join("plot.png");
+    // A path that cannot be written (its directory is never made) is an error, not a panic.
+    let bad = dir.path().join("no-such-dir").join("plot.png");
     assert!(matches!(render_png(&a, PlotKind::Time, &bad), Err(bastion_fortress::FortressError::Plot(_))));
 }
 

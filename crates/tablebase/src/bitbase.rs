@@ -322,12 +322,6 @@ mod tests {
     use crate::gen::generate;
     use crate::probers::Probers;
 
-    fn temp_dir(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("bastion-bitbase-{tag}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
     /// Generates `names` in order into one set; the tables of the last ones.
     fn tables(names: &[&str]) -> (TableSet, Vec<Arc<TableData>>) {
         let mut set = TableSet::new();
@@ -346,13 +340,14 @@ mod tests {
     /// table's win/draw/loss.
     #[test]
     fn mapped_bitbases_agree_with_the_dtm_tables_everywhere() {
-        let dir = temp_dir("agree");
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         // KPK promotes into the others.
         let (set, ts) = tables(&["KQK", "KRK", "KBK", "KNK", "KPK"]);
         for t in &ts {
-            Bitbase::from_table(t).write(&dir).unwrap();
+            Bitbase::from_table(t).write(dir).unwrap();
         }
-        let bbs = Bitbases::open(&dir).unwrap();
+        let bbs = Bitbases::open(dir).unwrap();
         assert_eq!((bbs.endings().len(), TablebaseProbe::max_pieces(&bbs)), (5, 3));
         for t in &ts {
             let name = t.material().name();
@@ -374,42 +369,42 @@ mod tests {
         // An ending without a bitbase is not covered.
         let krkn = Position::from_fen("8/8/8/4k3/8/8/3n4/R3K3 w - - 0 1").unwrap();
         assert_eq!(TablebaseProbe::probe_wdl(&bbs, &krkn), None);
-        std::fs::remove_dir_all(&dir).ok();
     }
 
     /// The safety argument of the mapping: a bitbase rewritten while mapped is a new
     /// file, and the mapping keeps reading the old one.
     #[test]
     fn a_mapping_survives_the_file_being_replaced() {
-        let dir = temp_dir("replace");
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let (_, ts) = tables(&["KRK"]);
         let b = Bitbase::from_table(&ts[0]);
-        let path = b.write(&dir).unwrap();
+        let path = b.write(dir).unwrap();
         let mapped = MappedBitbase::open(&path).unwrap();
         let before: Vec<Wdl> = (0..b.indexer.size()).map(|i| mapped.wdl(Color::White, i)).collect();
         assert!(before.contains(&Wdl::Win));
         // Every value of the new file is a draw.
         let blank =
             Bitbase { indexer: b.indexer.clone(), words: [vec![0; b.words[0].len()], vec![0; b.words[1].len()]] };
-        blank.write(&dir).unwrap();
+        blank.write(dir).unwrap();
         let after: Vec<Wdl> = (0..b.indexer.size()).map(|i| mapped.wdl(Color::White, i)).collect();
         assert_eq!(before, after);
         let reopened = MappedBitbase::open(&path).unwrap();
         assert!((0..b.indexer.size()).all(|i| reopened.wdl(Color::White, i) == Wdl::Draw));
-        std::fs::remove_dir_all(&dir).ok();
     }
 
     #[test]
     fn damaged_or_foreign_files_are_refused_with_their_name() {
-        let dir = temp_dir("damaged");
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let (_, ts) = tables(&["KRK"]);
-        let path = Bitbase::from_table(&ts[0]).write(&dir).unwrap();
+        let path = Bitbase::from_table(&ts[0]).write(dir).unwrap();
         let good = std::fs::read(&path).unwrap();
         let refused = |bytes: &[u8], want: &str| {
             std::fs::write(&path, bytes).unwrap();
             let e = MappedBitbase::open(&path).err().expect("refused");
             assert!(e.to_string().contains(want) && e.to_string().contains("KRK.bwdl"), "{e}");
-            let e = Bitbases::open(&dir).err().expect("refused");
+            let e = Bitbases::open(dir).err().expect("refused");
             assert!(e.to_string().contains(want), "{e}");
         };
         let mut flipped = good.clone();
@@ -428,17 +423,17 @@ mod tests {
             let e = MappedBitbase::open(Path::new("/dev/zero")).err().expect("a device is no bitbase");
             assert!(e.to_string().contains("not a regular file"), "{e}");
         }
-        std::fs::remove_dir_all(&dir).ok();
     }
 
     /// `BastionTBPath` directories: bitbases alone are enough; with DTM tables too,
     /// WDL comes from the bitbases and distances from the DTM tables.
     #[test]
     fn probers_load_bitbases_from_bastion_directories() {
-        let dir = temp_dir("probers");
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let (_, ts) = tables(&["KRK"]);
-        Bitbase::from_table(&ts[0]).write(&dir).unwrap();
-        let p = Probers::open::<&Path>(&[&dir], None).unwrap();
+        Bitbase::from_table(&ts[0]).write(dir).unwrap();
+        let p = Probers::open::<&Path>(&[dir], None).unwrap();
         assert!(p.dtm().is_none() && p.bitbases().is_some());
         assert_eq!(p.max_pieces(), 3);
         let won = Position::from_fen("8/8/8/4k3/8/8/8/R3K3 w - - 0 1").unwrap();
@@ -452,11 +447,10 @@ mod tests {
         // A hanging rook: taking it draws.
         let hanging = Position::from_fen("8/8/8/8/8/8/3k4/3R3K b - - 0 1").unwrap();
         assert_eq!(p.probe_wdl(&hanging), Some(Wdl::Draw));
-        crate::format::write_table(&dir, &ts[0]).unwrap();
-        let both = Probers::open::<&Path>(&[&dir], None).unwrap();
+        crate::format::write_table(dir, &ts[0]).unwrap();
+        let both = Probers::open::<&Path>(&[dir], None).unwrap();
         assert!(both.dtm().is_some() && both.bitbases().is_some());
         assert_eq!(both.probe_wdl(&won), Some(Wdl::Win));
         assert_eq!(both.probe_dtm(&won), Some(27));
-        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -446,8 +446,8 @@ mod tests {
     /// is read past the header; a sparse tail costs no disk.
     #[test]
     fn table_and_bitbase_files_are_read_with_a_bound() {
-        let dir = std::env::temp_dir().join(format!("bastion-tb-bounded-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         if Path::new("/dev/zero").exists() {
             let e = TableFile::open(Path::new("/dev/zero")).err().expect("a device is no table");
             assert!(e.to_string().contains("not a regular file"), "{e}");
@@ -455,18 +455,17 @@ mod tests {
             assert!(e.to_string().contains("not a regular file"), "{e}");
         }
         let (t, _) = generate(&Material::parse("KRK").unwrap(), &TableSet::new(), &indicatif::ProgressBar::hidden());
-        let path = write_table(&dir, &t).unwrap();
+        let path = write_table(dir, &t).unwrap();
         assert!(TableFile::open(&path).is_ok());
         let len = std::fs::metadata(&path).unwrap().len();
         std::fs::OpenOptions::new().write(true).open(&path).unwrap().set_len(len + (1 << 40)).unwrap();
         let e = TableFile::open(&path).err().expect("an oversized table");
         assert!(e.to_string().contains("file larger than"), "{e}");
-        let bb = Bitbase::from_table(&t).write(&dir).unwrap();
+        let bb = Bitbase::from_table(&t).write(dir).unwrap();
         assert!(Bitbase::read(&bb).is_ok());
         let len = std::fs::metadata(&bb).unwrap().len();
         std::fs::OpenOptions::new().write(true).open(&bb).unwrap().set_len(len + (1 << 40)).unwrap();
         let e = Bitbase::read(&bb).err().expect("an oversized bitbase");
         assert!(e.to_string().contains("file larger than"), "{e}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -215,12 +215,11 @@ mod tests {
 
     #[test]
     fn directories_without_tables_are_errors() {
-        let dir = std::env::temp_dir().join(format!("bastion-probers-empty-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        assert!(matches!(Probers::open(&[&dir], None), Err(OpenError::NoDtm(_))));
-        assert!(matches!(Probers::open::<&Path>(&[], Some(&dir)), Err(OpenError::NoSyzygy(_))));
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        assert!(matches!(Probers::open(&[dir], None), Err(OpenError::NoDtm(_))));
+        assert!(matches!(Probers::open::<&Path>(&[], Some(dir)), Err(OpenError::NoSyzygy(_))));
         assert!(matches!(Probers::open::<&Path>(&[], Some(&dir.join("missing"))), Err(OpenError::Syzygy(_))));
         assert!(matches!(Probers::open(&[dir.join("missing")], None), Err(OpenError::Dtm(_))));
-        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -240,14 +240,12 @@ mod tests {
 
     #[test]
     fn empty_directory_gives_clear_errors() {
-        let dir = std::env::temp_dir().join(format!("bastion-syzygy-empty-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let (p, n) = SyzygyProber::open(&dir).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let (p, n) = SyzygyProber::open(dir.path()).unwrap();
         assert_eq!(n, 0);
         let pos = Position::from_fen("8/8/8/8/8/2k5/8/K6R w - - 0 1").unwrap();
         assert!(p.probe_wdl(&pos).is_err());
         assert_eq!(TablebaseProbe::probe_dtz(&p, &pos), None);
-        assert!(SyzygyProber::open(&dir.join("missing")).is_err());
-        std::fs::remove_dir_all(&dir).ok();
+        assert!(SyzygyProber::open(&dir.path().join("missing")).is_err());
     }
 }

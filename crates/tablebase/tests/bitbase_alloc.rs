@@ -40,11 +40,11 @@ fn allocations() -> u64 {
 
 #[test]
 fn probing_mapped_bitbases_allocates_nothing() {
-    let dir = std::env::temp_dir().join(format!("bastion-bitbase-alloc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let (krk, _) = generate(&Material::parse("KRK").unwrap(), &TableSet::new(), &indicatif::ProgressBar::hidden());
-    Bitbase::from_table(&krk).write(&dir).unwrap();
-    let probers = Probers::open::<&Path>(&[&dir], None).unwrap();
+    Bitbase::from_table(&krk).write(dir).unwrap();
+    let probers = Probers::open::<&Path>(&[dir], None).unwrap();
     let positions: Vec<Position> = (0..krk.indexer.size())
         .step_by(7)
         .flat_map(|i| bastion_core::Color::ALL.map(|side| krk.indexer.position(i, side)))
@@ -65,5 +65,4 @@ fn probing_mapped_bitbases_allocates_nothing() {
     let before = allocations();
     std::hint::black_box(Vec::<u8>::with_capacity(64));
     assert_eq!(allocations() - before, 1);
-    std::fs::remove_dir_all(&dir).ok();
 }

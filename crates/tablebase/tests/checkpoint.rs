@@ -10,15 +10,8 @@ use bastion_tablebase::partition::{
 };
 use bastion_tablebase::{Material, Metric, TableSet};
 use indicatif::ProgressBar;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bastion-checkpoint-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn sub_tables(m: &Material) -> TableSet {
     let mut set = TableSet::with_metric(Metric::Dtm);
@@ -96,16 +89,16 @@ fn stopped_and_resumed(name: &str, ranks: usize, stop_at: u16) {
     let m = Material::parse(name).unwrap();
     let subs = sub_tables(&m);
     let expected = encode_table(&generate_in(&m, Metric::Dtm, &subs, &ProgressBar::hidden()).0);
-    let dir = temp_dir(&format!("{name}-{ranks}"));
-    let plan = plan(&dir, &m);
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let plan = plan(dir, &m);
     assert!(run(&m, &subs, ranks, &plan, Some(stop_at)).is_err(), "the run was stopped");
-    let left = checkpoints_in(&dir);
+    let left = checkpoints_in(dir);
     assert!(!left.is_empty(), "{name}: checkpoints left by the stopped run");
     assert!(left.iter().all(|n| !n.ends_with(".tmp")), "{left:?}");
     let (bytes, resumed_at) = run(&m, &subs, ranks, &plan, None).unwrap();
     assert!(resumed_at.is_some_and(|l| l >= stop_at), "{name}: resumed at {resumed_at:?}, stopped at {stop_at}");
     assert!(bytes == expected, "{name} at {ranks} slices: the resumed run's table differs");
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -124,11 +117,13 @@ fn en_passant_nodes_survive_a_checkpoint() {
 fn a_damaged_checkpoint_is_not_trusted() {
     let m = Material::parse("KPK").unwrap();
     let subs = sub_tables(&m);
-    let (expected, _) = run(&m, &subs, 1, &plan(&temp_dir("KPK-fresh"), &m), None).unwrap();
-    let dir = temp_dir("KPK-damaged");
-    let plan = plan(&dir, &m);
+    let fresh = tempfile::tempdir().unwrap();
+    let (expected, _) = run(&m, &subs, 1, &plan(fresh.path(), &m), None).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let plan = plan(dir, &m);
     assert!(run(&m, &subs, 1, &plan, Some(6)).is_err());
-    for name in checkpoints_in(&dir) {
+    for name in checkpoints_in(dir) {
         let path = dir.join(name);
         let mut bytes = std::fs::read(&path).unwrap();
         let mid = bytes.len() / 2;
@@ -138,7 +133,6 @@ fn a_damaged_checkpoint_is_not_trusted() {
     let (bytes, resumed_at) = run(&m, &subs, 1, &plan, None).unwrap();
     assert_eq!(resumed_at, None, "a damaged checkpoint is read as none: the run starts again");
     assert!(bytes == expected);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -146,8 +140,9 @@ fn a_checkpoint_of_another_slicing_is_not_resumed() {
     // Two slices' files do not serve a run on one slice (the slices' bounds differ).
     let m = Material::parse("KPK").unwrap();
     let subs = sub_tables(&m);
-    let dir = temp_dir("KPK-other");
-    let plan = plan(&dir, &m);
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let plan = plan(dir, &m);
     assert!(run(&m, &subs, 2, &plan, Some(5)).is_err());
     let mut solo = Solo;
     let outcome =
@@ -156,14 +151,13 @@ fn a_checkpoint_of_another_slicing_is_not_resumed() {
     assert_eq!(outcome.resumed_at, None);
     let (_, resumed_at) = run(&m, &subs, 1, &plan, None).unwrap();
     assert_eq!(resumed_at, None);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn tb_gen_removes_its_checkpoints_once_the_table_is_written() {
-    let dir = temp_dir("build");
-    build_metric_with(&[Material::parse("KRK").unwrap()], &dir, Metric::Dtm, false, Duration::ZERO, |_| {}).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    build_metric_with(&[Material::parse("KRK").unwrap()], dir, Metric::Dtm, false, Duration::ZERO, |_| {}).unwrap();
     assert!(dir.join("KRK.btb").exists());
-    assert_eq!(checkpoints_in(&dir), Vec::<String>::new());
-    let _ = std::fs::remove_dir_all(dir);
+    assert_eq!(checkpoints_in(dir), Vec::<String>::new());
 }

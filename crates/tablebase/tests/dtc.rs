@@ -12,13 +12,6 @@ use indicatif::ProgressBar;
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bastion-tb-dtc-{tag}-{}", std::process::id()));
-    std::fs::remove_dir_all(&d).ok();
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 fn krkn() -> Material {
     Material::parse("KRKN").unwrap()
 }
@@ -127,8 +120,9 @@ fn endings_without_conversions_have_dtc_equal_to_dtm() {
 
 #[test]
 fn the_metric_travels_in_the_header_and_dtc_files_are_never_read_as_dtm() {
-    let dir = temp_dir("header");
-    let recs = build_metric(&[Material::parse("KRK").unwrap()], &dir, Metric::Dtc, false, |_| {}).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let recs = build_metric(&[Material::parse("KRK").unwrap()], dir, Metric::Dtc, false, |_| {}).unwrap();
     assert!(recs.iter().all(|r| r.metric == Metric::Dtc));
     let dtc_path = dir.join("KRK.dtc.btb");
     assert!(dtc_path.exists() && !dir.join("KRK.btb").exists());
@@ -141,21 +135,21 @@ fn the_metric_travels_in_the_header_and_dtc_files_are_never_read_as_dtm() {
     ));
 
     // Readers of DTM tables do not list DTC files...
-    let dtm_tbs = Tablebases::open(&[&dir]).unwrap();
+    let dtm_tbs = Tablebases::open(&[dir]).unwrap();
     assert!(dtm_tbs.endings().is_empty());
     // ...and one renamed to a DTM table's name is refused when opened, not probed.
     std::fs::copy(&dtc_path, dir.join("KRK.btb")).unwrap();
-    let renamed = Tablebases::open(&[&dir]).unwrap();
+    let renamed = Tablebases::open(&[dir]).unwrap();
     assert_eq!(renamed.endings().len(), 1);
     let krk = Position::from_fen("8/8/8/4k3/8/8/8/R3K3 w - - 0 1").unwrap();
     assert!(matches!(renamed.try_probe_dtm(&krk), Err(TbError::WrongMetric { .. })));
     assert_eq!(TablebaseProbe::probe_dtm(&renamed, &krk), None);
-    assert!(Loader::new(&dir).load(&Material::parse("KRK").unwrap()).is_err());
+    assert!(Loader::new(dir).load(&Material::parse("KRK").unwrap()).is_err());
     std::fs::remove_file(dir.join("KRK.btb")).unwrap();
 
     // The DTC tables answer as DTC tables, with the result but no distance to
     // mate for the engine.
-    let dtc_tbs = Tablebases::open_metric(&[&dir], Metric::Dtc).unwrap();
+    let dtc_tbs = Tablebases::open_metric(&[dir], Metric::Dtc).unwrap();
     assert_eq!(dtc_tbs.metric(), Metric::Dtc);
     assert_eq!(dtc_tbs.probe_dtm(&krk), Some(Dtm::Win(27)));
     assert_eq!(TablebaseProbe::probe_wdl(&dtc_tbs, &krk), Some(Wdl::Win));
@@ -164,18 +158,18 @@ fn the_metric_travels_in_the_header_and_dtc_files_are_never_read_as_dtm() {
     assert!(root.iter().all(|(_, _, d)| d.is_none()));
 
     // A DTM build beside it leaves the DTC files alone, and the reverse.
-    build(&[Material::parse("KRK").unwrap()], &dir, false, |_| {}).unwrap();
+    build(&[Material::parse("KRK").unwrap()], dir, false, |_| {}).unwrap();
     assert_eq!(TableFile::open(&dir.join("KRK.btb")).unwrap().header().metric, Metric::Dtm);
-    let again = build_metric(&[Material::parse("KRK").unwrap()], &dir, Metric::Dtc, false, |_| {}).unwrap();
+    let again = build_metric(&[Material::parse("KRK").unwrap()], dir, Metric::Dtc, false, |_| {}).unwrap();
     assert!(again.iter().all(|r| r.skipped));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn a_dtc_probe_line_ends_with_the_conversion() {
-    let dir = temp_dir("line");
-    build_metric(&[krkn()], &dir, Metric::Dtc, false, |_| {}).unwrap();
-    let tbs = Tablebases::open_metric(&[&dir], Metric::Dtc).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    build_metric(&[krkn()], dir, Metric::Dtc, false, |_| {}).unwrap();
+    let tbs = Tablebases::open_metric(&[dir], Metric::Dtc).unwrap();
     let pos = Position::from_fen("4n3/7R/8/4K3/8/8/k7/8 w - - 0 1").unwrap();
     let line = tbs.try_line(&pos, 100).unwrap();
     assert_eq!(line.len(), 3, "{line:?}");
@@ -186,7 +180,6 @@ fn a_dtc_probe_line_ends_with_the_conversion() {
     assert!(p.piece_at(line[2].to()).is_some(), "the last move of the line takes the knight");
     let best = tbs.best_moves(&pos).unwrap();
     assert!(best.iter().any(|m| pos.to_uci(m.mv) == "h7e7"), "27.Re7 is optimal");
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// The shared Syzygy tables (`SYZYGY_DIR` overrides), if present.

@@ -17,13 +17,6 @@ use bastion_tablebase::{verify, Dtm, Material, Metric, Probers, SyzygyProber, Ta
 use indicatif::ProgressBar;
 use std::path::PathBuf;
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bastion-tb-dtz-{tag}-{}", std::process::id()));
-    std::fs::remove_dir_all(&d).ok();
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
 fn dtz_set(ending: &str) -> TableSet {
     let mut set = TableSet::with_metric(Metric::Dtz);
     generate_all_into(&[Material::parse(ending).unwrap()], &mut set);
@@ -85,8 +78,9 @@ fn kpk_dtz_keeps_every_result_of_dtm_and_verifies() {
         }
     }
     // Every stored value is the minimax of its successors in the DTZ metric.
-    let files = temp_dir("verify");
-    build_metric(std::slice::from_ref(&kpk), &files, Metric::Dtz, false, |_| {}).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let files = tmp.path();
+    build_metric(std::slice::from_ref(&kpk), files, Metric::Dtz, false, |_| {}).unwrap();
     let t = TableFile::open_metric(&files.join("KPK.dtz.btb"), Metric::Dtz).unwrap().load().unwrap();
     let mut set = TableSet::with_metric(Metric::Dtz);
     for c in kpk.children() {
@@ -98,13 +92,13 @@ fn kpk_dtz_keeps_every_result_of_dtm_and_verifies() {
     set.insert(t.clone());
     let r = verify::verify(&t, &set, &ProgressBar::hidden());
     assert!(r.ok(), "{r:?}");
-    std::fs::remove_dir_all(&files).ok();
 }
 
 #[test]
 fn dtz_files_are_built_in_two_passes_and_refused_by_dtm_readers() {
-    let dir = temp_dir("files");
-    let recs = build_metric(&[Material::parse("KPK").unwrap()], &dir, Metric::Dtz, false, |_| {}).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let recs = build_metric(&[Material::parse("KPK").unwrap()], dir, Metric::Dtz, false, |_| {}).unwrap();
     // The DTM pass (KQK, KRK, KBK, KNK, KPK) comes first, then the DTZ pass.
     let metrics: Vec<Metric> = recs.iter().map(|r| r.metric).collect();
     assert_eq!(metrics, [[Metric::Dtm; 5], [Metric::Dtz; 5]].concat());
@@ -117,18 +111,18 @@ fn dtz_files_are_built_in_two_passes_and_refused_by_dtm_readers() {
     assert!(matches!(TableFile::open(&renamed.join("KPK.btb")), Err(TbError::WrongMetric { found: Metric::Dtz, .. })));
     std::fs::remove_dir_all(&renamed).unwrap();
     // A second build reads every file and generates nothing.
-    let again = build_metric(&[Material::parse("KPK").unwrap()], &dir, Metric::Dtz, false, |_| {}).unwrap();
+    let again = build_metric(&[Material::parse("KPK").unwrap()], dir, Metric::Dtz, false, |_| {}).unwrap();
     assert!(again.iter().all(|r| r.skipped));
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn probers_answer_dtz_from_bastion_dtz_files_only() {
-    let dir = temp_dir("probers");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let dtm_only = dir.join("dtm");
     std::fs::create_dir_all(&dtm_only).unwrap();
-    build_metric(&[Material::parse("KPK").unwrap()], &dir, Metric::Dtz, false, |_| {}).unwrap();
-    for f in std::fs::read_dir(&dir).unwrap() {
+    build_metric(&[Material::parse("KPK").unwrap()], dir, Metric::Dtz, false, |_| {}).unwrap();
+    for f in std::fs::read_dir(dir).unwrap() {
         let p = f.unwrap().path();
         let name = p.file_name().unwrap().to_str().unwrap().to_string();
         if name.ends_with(".btb") && !name.ends_with(".dtz.btb") {
@@ -136,7 +130,7 @@ fn probers_answer_dtz_from_bastion_dtz_files_only() {
         }
     }
     let pos = Position::from_fen("8/8/8/8/8/7k/P7/K7 b - - 0 1").unwrap();
-    let with_dtz = Probers::open(&[&dir], None).unwrap();
+    let with_dtz = Probers::open(&[dir], None).unwrap();
     assert!(with_dtz.dtz().is_some());
     assert_eq!(with_dtz.probe_dtz(&pos), Some(-2));
     assert_eq!(with_dtz.probe_dtm(&pos).map(i32::signum), Some(-1));
@@ -145,10 +139,9 @@ fn probers_answer_dtz_from_bastion_dtz_files_only() {
     assert!(without.dtz().is_none());
     assert_eq!(without.probe_dtz(&pos), None);
     // A directory of DTZ tables alone is usable.
-    let tbs = Tablebases::open_metric(&[&dir], Metric::Dtz).unwrap();
+    let tbs = Tablebases::open_metric(&[dir], Metric::Dtz).unwrap();
     assert_eq!(TablebaseProbe::probe_dtz(&tbs, &pos), Some(-2));
     assert_eq!(TablebaseProbe::probe_dtm(&tbs, &pos), None);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// How a Bastion DTZ value compares with Syzygy's.

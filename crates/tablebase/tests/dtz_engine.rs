@@ -10,16 +10,16 @@ use bastion_tablebase::driver::build_metric;
 use bastion_tablebase::{Dtm, Material, Metric, Probers, Tablebases};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use tempfile::TempDir;
 
-/// KPK and its sub-endings, DTM and DTZ tables in `root`, and the DTM tables alone
-/// in `root/dtm`.
-fn tables(tag: &str) -> (PathBuf, PathBuf) {
-    let root = std::env::temp_dir().join(format!("bastion-tb-dtz-engine-{tag}-{}", std::process::id()));
-    std::fs::remove_dir_all(&root).ok();
-    let dtm = root.join("dtm");
+/// KPK and its sub-endings, DTM and DTZ tables in a new directory `root`, and the DTM
+/// tables alone in `root/dtm`: `root` and the path of `root/dtm`.
+fn tables() -> (TempDir, PathBuf) {
+    let root = tempfile::tempdir().unwrap();
+    let dtm = root.path().join("dtm");
     std::fs::create_dir_all(&dtm).unwrap();
-    build_metric(&[Material::parse("KPK").unwrap()], &root, Metric::Dtz, false, |_| {}).unwrap();
-    for f in std::fs::read_dir(&root).unwrap() {
+    build_metric(&[Material::parse("KPK").unwrap()], root.path(), Metric::Dtz, false, |_| {}).unwrap();
+    for f in std::fs::read_dir(root.path()).unwrap() {
         let p = f.unwrap().path();
         let name = p.file_name().unwrap().to_str().unwrap().to_string();
         if name.ends_with(".btb") && !name.ends_with(".dtz.btb") {
@@ -86,11 +86,12 @@ fn play(tb: Arc<dyn TablebaseProbe>, defence: &Tablebases, start: &Position) -> 
 
 #[test]
 fn the_engine_keeps_a_kpk_win_with_the_clock_high_using_bastion_dtz() {
-    let (root, dtm_dir) = tables("kpk");
-    let dtm = Tablebases::open(&[&root]).unwrap();
-    let dtz = Tablebases::open_metric(&[&root], Metric::Dtz).unwrap();
+    let (tmp, dtm_dir) = tables();
+    let root = tmp.path();
+    let dtm = Tablebases::open(&[root]).unwrap();
+    let dtz = Tablebases::open_metric(&[root], Metric::Dtz).unwrap();
     let start = tight_position(&dtm, &dtz);
-    let with_dtz = Probers::open::<&Path>(&[&root], None).unwrap();
+    let with_dtz = Probers::open::<&Path>(&[root], None).unwrap();
     assert!(with_dtz.dtz().is_some() && with_dtz.syzygy().is_none());
     let plies = play(Arc::new(with_dtz), &dtz, &start);
     let plies = plies.unwrap_or_else(|e| panic!("{e} from {}", start.fen()));
@@ -101,5 +102,4 @@ fn the_engine_keeps_a_kpk_win_with_the_clock_high_using_bastion_dtz() {
     let lost = play(Arc::new(dtm_only), &dtz, &start);
     assert!(lost.as_ref().is_err_and(|e| e.starts_with("50-move")), "{lost:?} from {}", start.fen());
     eprintln!("with DTM tables alone: {}", lost.unwrap_err());
-    std::fs::remove_dir_all(&root).ok();
 }

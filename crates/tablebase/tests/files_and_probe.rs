@@ -8,14 +8,6 @@ use bastion_tablebase::gen::{generate, generate_all_into};
 use bastion_tablebase::table::ValueSource;
 use bastion_tablebase::{verify, Bitbase, Bitbases, Codes, Dtm, Material, TableSet, Tablebases, TbError, Wdl};
 use indicatif::ProgressBar;
-use std::path::PathBuf;
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bastion-tb-{tag}-{}", std::process::id()));
-    std::fs::remove_dir_all(&d).ok();
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 fn mats(names: &[&str]) -> Vec<Material> {
     names.iter().map(|n| Material::parse(n).unwrap()).collect()
@@ -23,8 +15,9 @@ fn mats(names: &[&str]) -> Vec<Material> {
 
 #[test]
 fn build_resume_probe_and_detect_corruption() {
-    let dir = temp_dir("files");
-    let recs = build(&mats(&["KRK", "KPK"]), &dir, false, |_| {}).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let recs = build(&mats(&["KRK", "KPK"]), dir, false, |_| {}).unwrap();
     let names: Vec<&str> = recs.iter().map(|r| r.ending.as_str()).collect();
     assert_eq!(names, ["KRK", "KQK", "KBK", "KNK", "KPK"]);
     assert!(recs.iter().all(|r| !r.skipped));
@@ -35,7 +28,7 @@ fn build_resume_probe_and_detect_corruption() {
     // skips finished tables and rebuilds the rest byte for byte.
     std::fs::remove_file(dir.join("KPK.btb")).unwrap();
     std::fs::write(dir.join("KPK.btb.tmp"), b"partial").unwrap();
-    let again = build(&mats(&["KRK", "KPK"]), &dir, false, |_| {}).unwrap();
+    let again = build(&mats(&["KRK", "KPK"]), dir, false, |_| {}).unwrap();
     assert_eq!(again.iter().filter(|r| r.skipped).count(), 4);
     for (r, b) in recs.iter().zip(&before) {
         assert_eq!(&std::fs::read(dir.join(format!("{}.btb", r.ending))).unwrap(), b, "{}", r.ending);
@@ -61,7 +54,7 @@ fn build_resume_probe_and_detect_corruption() {
     }
 
     // Probing API: value, moves, and a line that really mates.
-    let tbs = Tablebases::open(&[&dir]).unwrap();
+    let tbs = Tablebases::open(&[dir]).unwrap();
     assert_eq!(tbs.max_men(), 3);
     let pos = Position::from_fen("8/8/8/8/3k4/8/8/R3K3 w - - 0 1").unwrap();
     let v = tbs.probe_dtm(&pos).unwrap();
@@ -86,32 +79,32 @@ fn build_resume_probe_and_detect_corruption() {
     let n = bytes.len();
     bytes[n - 10] ^= 0x40;
     std::fs::write(&path, &bytes).unwrap();
-    let tbs = Tablebases::open(&[&dir]).unwrap();
+    let tbs = Tablebases::open(&[dir]).unwrap();
     assert!(matches!(tbs.try_probe_dtm(&pos), Err(TbError::Corrupt { .. })));
     assert_eq!(tbs.probe_dtm(&pos), None);
     std::fs::write(&path, &before[0][..before[0].len() / 2]).unwrap();
     assert!(matches!(TableFile::open(&path), Err(TbError::Corrupt { .. })));
     // ... and the next build regenerates it.
-    let again = build(&mats(&["KRK"]), &dir, false, |_| {}).unwrap();
+    let again = build(&mats(&["KRK"]), dir, false, |_| {}).unwrap();
     assert!(!again[0].skipped);
     assert_eq!(std::fs::read(&path).unwrap(), before[0]);
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
 fn bitbases_match_dtm_tables() {
-    let dir = temp_dir("bitbase");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
     let mut set = TableSet::new();
     generate_all_into(&mats(&["KPK", "KRK"]), &mut set);
     let t = TableFile::open(&{
-        build(&mats(&["KPK"]), &dir, false, |_| {}).unwrap();
+        build(&mats(&["KPK"]), dir, false, |_| {}).unwrap();
         dir.join("KPK.btb")
     })
     .unwrap()
     .load()
     .unwrap();
     let b = Bitbase::from_table(&t);
-    let path = b.write(&dir).unwrap();
+    let path = b.write(dir).unwrap();
     let b2 = Bitbase::read(&path).unwrap();
     for side in Color::ALL {
         for idx in 0..t.indexer.size() {
@@ -130,7 +123,6 @@ fn bitbases_match_dtm_tables() {
     bytes[n - 1] ^= 1;
     std::fs::write(&path, &bytes).unwrap();
     assert!(Bitbase::read(&path).is_err());
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -17,7 +17,8 @@ fn three_man_tables_agree_with_gaviota() {
     let mut set = TableSet::new();
     let all = Material::all_with(3);
     generate_all_into(&all, &mut set);
-    let list = std::env::temp_dir().join(format!("bastion-gaviota-{}.txt", std::process::id()));
+    let tmp = tempfile::tempdir().unwrap();
+    let list = tmp.path().join("positions.txt");
     let mut f = std::io::BufWriter::new(std::fs::File::create(&list).unwrap());
     let mut n = 0;
     for m in &all {
@@ -36,7 +37,6 @@ fn three_man_tables_agree_with_gaviota() {
     assert!(n > 300_000, "{n} positions");
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/gaviota_check.py");
     let out = Command::new("python3").arg(script).arg(&list).arg(&dir).output().expect("python3 runs");
-    std::fs::remove_file(&list).ok();
     let text = String::from_utf8_lossy(&out.stdout);
     eprintln!("{text}{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "gaviota cross-check failed: {text}");

@@ -11,7 +11,7 @@ use bastion_tablebase::partition::{
 };
 use bastion_tablebase::{verify, Material, Metric, TableData, TableSet, TbError};
 use indicatif::ProgressBar;
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::Arc;
 
 fn material(name: &str) -> Material {
@@ -118,25 +118,18 @@ fn krkn_dtc_in_slices_equals_the_single_process_file() {
     check_identical("KRKN", Metric::Dtc);
 }
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("bastion-partition-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 #[test]
 fn build_sliced_writes_the_file_of_tb_gen_and_reports_every_rank() {
     let m = material("KBNK");
-    let single = temp_dir("single");
-    build(std::slice::from_ref(&m), &single, false, |_| {}).unwrap();
-    let expected = std::fs::read(single.join("KBNK.btb")).unwrap();
-    let dir = temp_dir("sliced");
+    let single = tempfile::tempdir().unwrap();
+    build(std::slice::from_ref(&m), single.path(), false, |_| {}).unwrap();
+    let expected = std::fs::read(single.path().join("KBNK.btb")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
     for c in m.children() {
         let name = format!("{}.btb", c.name());
-        std::fs::copy(single.join(&name), dir.join(&name)).unwrap();
+        std::fs::copy(single.path().join(&name), dir.path().join(&name)).unwrap();
     }
-    let run = |dir: &PathBuf| {
+    let run = |dir: &Path| {
         std::thread::scope(|s| {
             let handles: Vec<_> = local_exchanges(3)
                 .into_iter()
@@ -150,25 +143,22 @@ fn build_sliced_writes_the_file_of_tb_gen_and_reports_every_rank() {
             handles.into_iter().map(|h| h.join().unwrap()).collect::<Vec<_>>()
         })
     };
-    let results = run(&dir);
+    let results = run(dir.path());
     let report = results[0].as_ref().unwrap().as_ref().expect("slice 0 reports");
     assert!(results[1..].iter().all(|r| matches!(r, Ok(None))));
-    assert_eq!(std::fs::read(dir.join("KBNK.btb")).unwrap(), expected, "the same bytes as tb gen");
+    assert_eq!(std::fs::read(dir.path().join("KBNK.btb")).unwrap(), expected, "the same bytes as tb gen");
     assert_eq!(report.memory.len(), 3);
     assert!(report.memory.iter().all(|r| r.slice_bytes == r.slice_indices * 6 && r.sub_table_bytes > 0));
     assert!(!report.record.skipped && report.traffic.iter().map(|t| t.updates).sum::<u64>() > 0);
     // A rerun finds the complete file and keeps it.
-    let again = run(&dir);
+    let again = run(dir.path());
     assert!(again[0].as_ref().unwrap().as_ref().unwrap().record.skipped);
 
     // A missing sub-table is an error on every slice, named, and no file is written.
-    let bare = temp_dir("bare");
-    let results = run(&bare);
+    let bare = tempfile::tempdir().unwrap();
+    let results = run(bare.path());
     for r in &results {
         assert!(matches!(r, Err(SliceError::Table(TbError::Missing(name))) if name == "KBK" || name == "KNK"), "{r:?}");
     }
-    assert!(!bare.join("KBNK.btb").exists());
-    for d in [single, dir, bare] {
-        let _ = std::fs::remove_dir_all(d);
-    }
+    assert!(!bare.path().join("KBNK.btb").exists());
 }

@@ -6,14 +6,6 @@ use bastion_tablebase::format::{write_table, TableFile};
 use bastion_tablebase::index::Indexer;
 use bastion_tablebase::value::ILLEGAL;
 use bastion_tablebase::{Bitbase, Bitbases, Codes, Material, Metric, TableData, Tablebases};
-use std::path::PathBuf;
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("bastion-tb-{tag}-{}", std::process::id()));
-    std::fs::remove_dir_all(&d).ok();
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
 
 /// A table of today's index with made-up values (only the layout is under test):
 /// a code from the index for every legal canonical index.
@@ -51,20 +43,21 @@ fn unfolded_copy(t: &TableData, code: u8) -> TableData {
 fn tables_and_bitbases_indexed_before_folding_still_probe() {
     for (name, code) in [("KRRK", 1u8), ("KPPK", 2)] {
         let m = Material::parse(name).unwrap();
-        let (new_dir, old_dir) = (temp_dir(&format!("folded-{name}")), temp_dir(&format!("unfolded-{name}")));
+        let (new_tmp, old_tmp) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let (new_dir, old_dir) = (new_tmp.path(), old_tmp.path());
         let table = synthetic(&m);
-        write_table(&new_dir, &table).unwrap();
+        write_table(new_dir, &table).unwrap();
         assert_eq!(TableFile::open(&new_dir.join(format!("{name}.btb"))).unwrap().header().scheme, code + 2);
         let old = unfolded_copy(&table, code);
         assert!(old.indexer.size() > table.indexer.size());
-        write_table(&old_dir, &old).unwrap();
+        write_table(old_dir, &old).unwrap();
         assert_eq!(TableFile::open(&old_dir.join(format!("{name}.btb"))).unwrap().header().scheme, code);
-        Bitbase::from_table(&table).write(&new_dir).unwrap();
-        Bitbase::from_table(&old).write(&old_dir).unwrap();
+        Bitbase::from_table(&table).write(new_dir).unwrap();
+        Bitbase::from_table(&old).write(old_dir).unwrap();
         assert_eq!(std::fs::read(old_dir.join(format!("{name}.bwdl"))).unwrap()[8], 1, "bitbase version 1");
 
-        let (tb_new, tb_old) = (Tablebases::open(&[&new_dir]).unwrap(), Tablebases::open(&[&old_dir]).unwrap());
-        let (bb_new, bb_old) = (Bitbases::open(&new_dir).unwrap(), Bitbases::open(&old_dir).unwrap());
+        let (tb_new, tb_old) = (Tablebases::open(&[new_dir]).unwrap(), Tablebases::open(&[old_dir]).unwrap());
+        let (bb_new, bb_old) = (Bitbases::open(new_dir).unwrap(), Bitbases::open(old_dir).unwrap());
         let mut probed = 0;
         for side in Color::ALL {
             for i in (0..old.indexer.size()).step_by(37) {
@@ -77,7 +70,5 @@ fn tables_and_bitbases_indexed_before_folding_still_probe() {
             }
         }
         assert!(probed > 10_000, "{probed}");
-        std::fs::remove_dir_all(&new_dir).ok();
-        std::fs::remove_dir_all(&old_dir).ok();
     }
 }

@@ -44,16 +44,26 @@ pub fn command() -> String {
 }
 
 /// The fake engine's command line (program, then arguments) playing `scenario`, the text of
-/// a `--scenario` file. The text is written to the system's temporary directory, under a
-/// name made of this process and a hash of the text, so different scenarios never share a
-/// file and the same one is written once.
+/// a `--scenario` file. The file is named by a hash of the text, so different scenarios never
+/// share a file and the same one is written once, by whichever test process needs it first. It
+/// goes to `<target>/tmp/test-engine/` (cargo's scratch space: `cargo clean` removes it) when
+/// the running test lives in a target directory, else to the system's temporary directory.
 pub fn scenario_command(scenario: &str) -> Vec<String> {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     scenario.hash(&mut h);
-    let file = std::env::temp_dir().join(format!("bastion-test-engine-{}-{:016x}.txt", std::process::id(), h.finish()));
+    let dir = test_build_dirs().map_or_else(std::env::temp_dir, |(target, _)| target.join("tmp").join("test-engine"));
+    let file = dir.join(format!("scenario-{:016x}.txt", h.finish()));
     if !file.is_file() {
-        std::fs::write(&file, scenario).unwrap_or_else(|e| panic!("cannot write {}: {e}", file.display()));
+        // Written under a name of its own and renamed, so that no test in this or another
+        // process ever reads a half-written file.
+        static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = WRITES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let part = dir.join(format!("scenario-{:016x}.{}-{n}.part", h.finish(), std::process::id()));
+        std::fs::create_dir_all(&dir)
+            .and_then(|()| std::fs::write(&part, scenario))
+            .and_then(|()| std::fs::rename(&part, &file))
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", file.display()));
     }
     vec![command(), "--scenario".to_owned(), file.display().to_string()]
 }

@@ -59,9 +59,8 @@ mod tests {
 
     #[test]
     fn a_saved_run_resumes_where_it_stopped() {
-        let dir = std::env::temp_dir().join(format!("bastion-run-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let run = RunFiles::next_to(&dir.join("net.nnue"));
+        let dir = tempfile::tempdir().unwrap();
+        let run = RunFiles::next_to(&dir.path().join("net.nnue"));
         assert!(run.resume().err().expect("no run yet").to_string().contains("net.ckpt"));
         let net = FloatNetwork::random(2);
         run.save(&net, 3).unwrap();
@@ -70,6 +69,5 @@ mod tests {
         assert!(back.quantise().to_bytes() == std::fs::read(&run.net).unwrap());
         std::fs::remove_file(&run.epochs).unwrap();
         assert!(run.resume().err().expect("no epoch count").to_string().contains("net.epoch"));
-        std::fs::remove_dir_all(&dir).ok();
     }
 }

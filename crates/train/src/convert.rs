@@ -96,8 +96,8 @@ mod tests {
 
     #[test]
     fn conversion_goes_both_ways() {
-        let dir = std::env::temp_dir().join(format!("bastion-packed-convert-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let positions = random_positions(5, 3);
         let mut csv = String::new();
         for (i, pos) in positions.iter().enumerate() {
@@ -116,6 +116,5 @@ mod tests {
             assert!(line.starts_with(&format!("{},", pos.fen())), "{line}");
         }
         assert!(convert(&a, &c, &|_| {}).is_err(), "two CSV files");
-        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -238,8 +238,8 @@ mod tests {
     /// once, validation split and reference loss included.
     #[test]
     fn appended_files_read_as_their_concatenation() {
-        let dir = std::env::temp_dir().join(format!("bastion-dataset-append-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let positions = random_positions(5, 12);
         let (head, tail) = positions.split_at(positions.len() / 3 * 2);
         let (a, b, both) = (dir.join("a.bin"), dir.join("b.bin"), dir.join("ab.bin"));
@@ -260,6 +260,5 @@ mod tests {
             assert!((val.reference_loss() - whole_val.reference_loss()).abs() < 1e-12);
             assert_eq!(train.len() + val.len(), positions.len());
         }
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -215,8 +215,8 @@ mod tests {
 
     #[test]
     fn labelling_is_aligned_resumable_and_loadable() {
-        let dir = std::env::temp_dir().join(format!("bastion-label-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let input = dir.join("in.csv");
         let lines = [
             "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3,1,4",
@@ -256,7 +256,6 @@ mod tests {
         }
         let (train, val, bad) = load(&out, 0.75, 0).unwrap();
         assert_eq!((train.len(), val.len(), bad), (3, 0, 1));
-        std::fs::remove_dir_all(&dir).ok();
     }
 
     fn input_of(dir: &Path, n: usize) -> PathBuf {
@@ -270,9 +269,9 @@ mod tests {
     /// of the old one without a word.
     #[test]
     fn resuming_with_other_settings_is_refused() {
-        let dir = std::env::temp_dir().join(format!("bastion-label-settings-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let input = input_of(&dir, 6);
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let input = input_of(dir, 6);
         let out = dir.join("out.csv");
         let cfg = LabelConfig { depth: 2, random_plies: 0, seed: 1, threads: 1 };
         // Stopped after the first block.
@@ -293,7 +292,6 @@ mod tests {
         std::fs::remove_file(settings_path(&out)).unwrap();
         let e = label_file(&input, &out, &cfg, &mut |_, _| {}, &|| false).unwrap_err();
         assert!(e.to_string().contains("no "), "{e}");
-        std::fs::remove_dir_all(&dir).ok();
     }
 
     /// Labels used to be written 4,096 lines at a time, so a kill before the first block
@@ -301,9 +299,9 @@ mod tests {
     /// is reported the lines it counts are on disk.
     #[test]
     fn labels_reach_the_disk_in_small_blocks() {
-        let dir = std::env::temp_dir().join(format!("bastion-label-flush-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let input = input_of(&dir, 40);
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
+        let input = input_of(dir, 40);
         let out = dir.join("out.csv");
         let cfg = LabelConfig { depth: 1, random_plies: 0, seed: 1, threads: 2 };
         let mut reports = Vec::new();
@@ -321,6 +319,5 @@ mod tests {
         .unwrap();
         assert_eq!(reports.first(), Some(&2), "the first block is one line per engine");
         assert_eq!(reports.last(), Some(&40));
-        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -77,9 +77,8 @@ mod tests {
 
     #[test]
     fn a_partial_last_line_is_cut_off() {
-        let dir = std::env::temp_dir().join(format!("bastion-lines-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("data.csv");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("data.csv");
         assert_eq!(complete_lines(&path).unwrap(), 0);
         std::fs::write(&path, "a,1,0\nb,0,1\nc,0.").unwrap();
         assert_eq!(complete_lines(&path).unwrap(), 2);
@@ -88,6 +87,5 @@ mod tests {
         std::fs::write(&path, "partial").unwrap();
         assert_eq!(complete_lines(&path).unwrap(), 0);
         assert_eq!(std::fs::read(&path).unwrap().len(), 0);
-        std::fs::remove_dir_all(&dir).ok();
     }
 }

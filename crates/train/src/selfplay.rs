@@ -457,9 +457,8 @@ mod tests {
 
     #[test]
     fn scored_lines_resume_and_train_like_labelled_ones() {
-        let dir = std::env::temp_dir().join(format!("bastion-gen-scores-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("sp.csv");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sp.csv");
         let cfg = GenConfig { nodes: 300, random_plies: 6, seed: 7, scores: true, ..GenConfig::default() };
         let stop = std::sync::atomic::AtomicBool::new(false);
         let (mut out, done) = DataWriter::open(&path, true).unwrap();
@@ -495,7 +494,6 @@ mod tests {
         // The network trainer reads these lines as labelled positions: none is rejected.
         let (train, _, bad) = crate::dataset::load(&path, 0.75, 0).unwrap();
         assert_eq!((train.len(), bad), (text.lines().count(), 0));
-        std::fs::remove_dir_all(&dir).ok();
     }
 
     /// A table that covers every position and says White wins.
@@ -539,9 +537,8 @@ mod tests {
 
     #[test]
     fn packed_files_resume_after_a_torn_write() {
-        let dir = std::env::temp_dir().join(format!("bastion-gen-packed-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("sp.bin");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sp.bin");
         let cfg = GenConfig { nodes: 300, random_plies: 6, seed: 9, ..GenConfig::default() };
         let stop = std::sync::atomic::AtomicBool::new(false);
         let (mut out, done) = DataWriter::open(&path, false).unwrap();
@@ -579,6 +576,5 @@ mod tests {
         // The trainer reads them: every record a position, none rejected.
         let (train, _, bad) = crate::dataset::load(&path, 0.75, 0).unwrap();
         assert_eq!((train.len(), bad), (expected, 0));
-        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -114,8 +114,8 @@ mod tests {
 
     #[test]
     fn packed_and_line_files_give_the_same_counts() {
-        let dir = std::env::temp_dir().join(format!("bastion-stats-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let rows = [
             ("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", 1.0, 40),
             ("8/8/4k3/8/8/3K4/4P3/8 w - - 0 60", 0.5, -250),
@@ -147,6 +147,5 @@ mod tests {
         both.merge(&b);
         assert_eq!(both.positions, 8);
         assert_eq!(both.by_men[3], 6);
-        std::fs::remove_dir_all(&dir).ok();
     }
 }

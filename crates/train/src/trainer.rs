@@ -389,9 +389,8 @@ mod tests {
         let pos = Position::from_fen("4r1k1/5ppp/8/8/8/8/5PPP/4R1K1 w - - 0 1").unwrap();
         assert_eq!(spread_q.evaluate(&pos), plain_q.evaluate(&Position::from_fen(fen).unwrap()));
         // The checkpoint keeps the layout and the factor.
-        let dir = std::env::temp_dir().join(format!("bastion-kings-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("k.ckpt");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("k.ckpt");
         let mut trained = spread.clone();
         trained.ft_w[12345] = 0.25;
         trained.save(&path).unwrap();
@@ -402,7 +401,6 @@ mod tests {
         assert!(FloatNetwork::load(&path).is_err());
         plain.save(&path).unwrap();
         assert_eq!(FloatNetwork::load(&path).unwrap().king_layout(), KingLayout::NONE);
-        std::fs::remove_dir_all(&dir).ok();
         // Without mirroring, the spread network is the plain one wherever the kings stand.
         let exact = plain.clone().with_king_layout(KingLayout::by_name("kings4").unwrap()).quantise();
         for fen in ["r4rk1/pp3ppp/2n5/3p4/8/2N5/PP3PPP/2KR3R w - - 0 1", "8/5pk1/6p1/3Pp3/1r6/5P2/6PK/R7 b - - 0 40"] {

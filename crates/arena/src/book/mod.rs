@@ -350,8 +350,8 @@ mod tests {
             BookEntry::new(k, &start, e4, 70),
             BookEntry::new(k, &start, nf3, 0),
         ]);
-        let dir = std::env::temp_dir().join(format!("bastion-book-test-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path();
         let path = dir.join("t.bin");
         book.save(&path).unwrap();
         assert_eq!(std::fs::metadata(&path).unwrap().len(), 64);
@@ -372,7 +372,6 @@ mod tests {
         std::fs::write(&path, [0u8; 17]).unwrap();
         assert!(matches!(PolyglotBook::open(&path), Err(BookError::BadSize { size: 17, .. })));
         assert!(matches!(PolyglotBook::open(dir.join("missing.bin")), Err(BookError::Io { .. })));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A device or an oversized file named as a book is refused at once, unread
@@ -383,13 +382,11 @@ mod tests {
             let e = PolyglotBook::open("/dev/zero").unwrap_err();
             assert!(e.to_string().contains("not a regular file"), "{e}");
         }
-        let dir = std::env::temp_dir().join(format!("bastion-book-big-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("huge.bin");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("huge.bin");
         // Sparse: costs no disk.
         std::fs::File::create(&path).unwrap().set_len(MAX_BOOK_BYTES + ENTRY_SIZE as u64).unwrap();
         let e = PolyglotBook::open(&path).unwrap_err();
         assert!(e.to_string().contains("file larger than"), "{e}");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -436,13 +436,11 @@ mod tests {
         assert!(open_tables(&off.args).unwrap().is_none(), "no tables asked for");
         assert!(Cli::try_parse_from(["fortress", FEN, "--small-tables", "5"]).is_err(), "five men take minutes");
         // A table directory that holds no tables is a clear error, not a panic.
-        let empty = std::env::temp_dir().join(format!("bastion-fortress-no-tables-{}", std::process::id()));
-        std::fs::create_dir_all(&empty).unwrap();
-        let dir = empty.display().to_string();
+        let empty = tempfile::tempdir().unwrap();
+        let dir = empty.path().display().to_string();
         let cli = Cli::parse_from(["fortress", FEN, "--syzygy-dir", dir.as_str()]);
         let Err(err) = open_tables(&cli.args) else { panic!("an empty directory opened as tables") };
         assert!(format!("{err:#}").contains("Syzygy"), "{err:#}");
-        let _ = std::fs::remove_dir(&empty);
         // An extension not beyond the largest k is refused.
         let c = config_of(&Cli::parse_from(["fortress", FEN, "--probe-extend", "5"]).args);
         assert!(c.validate().is_err());

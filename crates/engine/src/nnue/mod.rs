@@ -948,9 +948,8 @@ mod tests {
             let e = Network::by_name("/dev/zero").unwrap_err();
             assert!(e.to_string().contains("not a regular file"), "{e}");
         }
-        let dir = std::env::temp_dir().join(format!("bastion-nnue-big-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("huge.nnue");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("huge.nnue");
         // Sparse: costs no disk.
         std::fs::File::create(&path).unwrap().set_len(1 << 40).unwrap();
         let e = Network::load(&path).unwrap_err();
@@ -958,6 +957,5 @@ mod tests {
         // The largest network this build reads still passes the bound.
         let kings = KingLayout::from_bytes(&[&[MAX_KING_BUCKETS as u8 - 1; 64][..], &[1, 0, 0, 0]].concat()).unwrap();
         assert_eq!(random_network(1, kings).to_bytes().len() as u64, Network::MAX_FILE_BYTES);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
