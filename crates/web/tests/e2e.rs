@@ -16,9 +16,10 @@ use fantoccini::key::Key;
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{json, Value};
 use std::net::TcpListener;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
+use tempfile::TempDir;
 
 /// Two browsers at a time: a test spends most of its time waiting on the page (clocks, streamed
 /// searches), so two share two cores with their servers' searches; more would crowd them.
@@ -75,10 +76,8 @@ fn start_driver() -> Driver {
     driver
 }
 
-async fn start_browser(driver: &Driver, profile: &str) -> Client {
-    let profile_dir =
-        PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("chromium-{profile}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&profile_dir);
+/// A browser session on `driver` with a new profile in `profile_dir`.
+async fn start_browser(driver: &Driver, profile_dir: &Path) -> Client {
     let mut opts = json!({
         "args": [
             "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -122,6 +121,9 @@ struct Session {
     c: Client,
     _driver: Driver,
     _turn: tokio::sync::SemaphorePermit<'static>,
+    /// The browser's profile (a few MB), removed when the session ends: declared after the
+    /// driver, so it is dropped once the browser is gone.
+    _profile: TempDir,
 }
 
 impl Session {
@@ -139,9 +141,13 @@ impl Session {
         let turn = BROWSERS.acquire().await.expect("the semaphore is never closed");
         let base = start_server(config).await;
         let driver = start_driver();
-        let c = start_browser(&driver, name).await;
+        let profile = tempfile::Builder::new()
+            .prefix(&format!("chromium-{name}-"))
+            .tempdir_in(env!("CARGO_TARGET_TMPDIR"))
+            .expect("cannot make the browser's profile directory");
+        let c = start_browser(&driver, profile.path()).await;
         c.goto(&base).await.unwrap();
-        let s = Session { c, _driver: driver, _turn: turn };
+        let s = Session { c, _driver: driver, _turn: turn, _profile: profile };
         s.wait(
             "document.body.dataset.ready === '1' && document.querySelectorAll('#board cg-board piece').length === 32",
             "page ready",
@@ -153,8 +159,10 @@ impl Session {
 
     /// Ends the browser session (the browser exits), then chromedriver.
     async fn close(self) {
-        let Session { c, _driver, _turn } = self;
+        let Session { c, _driver, _turn, _profile } = self;
         let _ = c.close().await;
+        // Chromedriver (and any browser left) goes before the profile directory does.
+        drop(_driver);
     }
 
     async fn js(&self, script: &str) -> Value {
